@@ -1,0 +1,156 @@
+"""STEL (Wegmann & Nguyen 2021) as STEB order-alignment data: ``steb/STEL_feature``
+(contraction, emotives, number substitution) and ``steb/STEL_register`` (formality,
+simplicity).
+
+Raw format: the tab-separated quadruple files of the STEL repository,
+``Data/STEL/{characteristics,dimensions}/*.tsv`` with the columns ``Anchor 1``,
+``Anchor 2``, ``Alternative 1.1``, ``Alternative 1.2``, ``Correct Alternative``, ``ID``
+and ``style type``. Each quadruple holds two parallel pairs; the ``ID``
+(``QQ_<anchor ids>_<alternative ids>--n``) says which sentence of each pair carries
+the style (e.g. ``f-`` formal, ``ction-`` contracted). STEB turns every pair into a
+sequence ``[more style, less style]``, de-duplicates pairs per style type, and pairs
+every sequence with every other of its style type (it does not reuse STEL's own
+quadruples).
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from dataset_scripts.registry import DatasetSpec, register
+from dataset_scripts.steb import STEB_CITATION
+from evaluators.errors import DataError
+
+# style type -> (id prefix of the sentence with MORE of the style, of the one with LESS)
+STYLE_MARKERS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, str]]] = {
+    "formality": (("f-",), ("i-",), ("formal", "informal")),
+    "simplicity": (("s-",), ("c-", "x-"), ("simple", "complex")),
+    "contraction": (("ction",), ("wiki",), ("contracted", "full form")),
+    "emotives": (("emote",), ("emoji",), ("emoticon", "emoji")),
+    "nbr_substitution": (("leet",), ("norm",), ("number substitution", "standard spelling")),
+}
+FEATURE_TYPES = ("contraction", "emotives", "nbr_substitution")
+REGISTER_TYPES = ("formality", "simplicity")
+COLUMNS = ("Anchor 1", "Anchor 2", "Alternative 1.1", "Alternative 1.2", "ID", "style type")
+
+STEL_CITATION = """@inproceedings{wegmann-nguyen-2021-capture,
+  title     = {Does It Capture {STEL}? A Modular, Similarity-based Linguistic Style Evaluation Framework},
+  author    = {Wegmann, Anna and Nguyen, Dong},
+  booktitle = {Proceedings of EMNLP 2021},
+  year      = {2021},
+  pages     = {7109--7130}
+}"""
+
+
+def _stel_files(raw: Path) -> list[Path]:
+    for base in (raw / "Data" / "STEL", raw):
+        folders = [base / "characteristics", base / "dimensions"]
+        if any(f.is_dir() for f in folders):
+            return sorted(p for f in folders if f.is_dir() for p in f.glob("*.tsv"))
+    raise FileNotFoundError(
+        f"{raw}: no STEL 'characteristics/' or 'dimensions/' folder (expected the STEL repository)"
+    )
+
+
+def _more_first(id_part: str, style: str, where: str) -> bool:
+    more, less, _ = STYLE_MARKERS[style]
+    if id_part.startswith(more):
+        return True
+    if id_part.startswith(less):
+        return False
+    raise DataError(f"{where}: ID part {id_part!r} starts with none of {more + less}")
+
+
+def read_stel_pairs(raw: Path) -> tuple[dict[str, list[tuple[str, str]]], Counter[str]]:
+    """All (more, less) sentence pairs per style type, in file order, de-duplicated."""
+    pairs: dict[str, list[tuple[str, str]]] = {}
+    seen: dict[str, set[tuple[str, str]]] = {}
+    dropped: Counter[str] = Counter()
+    csv.field_size_limit(1 << 30)
+    for path in _stel_files(raw):
+        with path.open(encoding="utf-8", newline="") as handle:
+            reader = csv.DictReader(handle, delimiter="\t")
+            missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
+            if missing:
+                raise DataError(f"{path}: missing column(s) {', '.join(map(repr, missing))}")
+            for line_no, row in enumerate(reader, start=2):
+                where = f"{path.name} line {line_no}"
+                style = (row["style type"] or "").strip().lower()
+                if style not in STYLE_MARKERS:
+                    dropped[f"style type {style or '<empty>'!r} is not used by STEB"] += 1
+                    continue
+                parts = row["ID"].split("_")
+                if len(parts) < 3 or parts[0] != "QQ":
+                    raise DataError(f"{where}: column 'ID' value {row['ID']!r} is not QQ_<a>_<b>--n")
+                orders = [_more_first(parts[1], style, where),
+                          _more_first(parts[2].split("--")[0], style, where)]
+                correct = (row.get("Correct Alternative") or "").strip()
+                if correct in ("1", "2") and (correct == "1") != (orders[0] == orders[1]):
+                    raise DataError(
+                        f"{where}: column 'Correct Alternative' is {correct} but the ID "
+                        f"{row['ID']!r} implies {'1' if orders[0] == orders[1] else '2'}"
+                    )
+                for (first, second), more_first in (
+                    (("Anchor 1", "Anchor 2"), orders[0]),
+                    (("Alternative 1.1", "Alternative 1.2"), orders[1]),
+                ):
+                    a, b = (row[first] or "").strip(), (row[second] or "").strip()
+                    if not a or not b:
+                        raise DataError(f"{where}: empty text in column {first!r} or {second!r}")
+                    pair = (a, b) if more_first else (b, a)
+                    if pair in seen.setdefault(style, set()):
+                        dropped[f"duplicate {style} pair"] += 1
+                        continue
+                    seen[style].add(pair)
+                    pairs.setdefault(style, []).append(pair)
+    return pairs, dropped
+
+
+def _build(raw: Path | None, styles: tuple[str, ...]) -> tuple[dict[str, Any], dict[str, int]]:
+    assert raw is not None
+    pairs, dropped = read_stel_pairs(raw)
+    rows = []
+    for style in styles:
+        labels = list(STYLE_MARKERS[style][2])
+        for index, (more, less) in enumerate(pairs.get(style, [])):
+            rows.append(
+                {"id": f"{style}-{index}", "group": style, "texts": [more, less], "styles": labels}
+            )
+    other = {s for s in pairs if s not in styles}
+    for style in other:
+        dropped[f"{style} pairs (belong to the other STEL config)"] += len(pairs[style])
+    return {"style_sequences": {"test": rows}}, dict(dropped)
+
+
+_PROTOCOL = (
+    "Every quadruple of the STEL TSV files gives two parallel pairs; the `ID` column tells "
+    "which sentence carries more of the style, and each pair becomes a sequence "
+    "`[more, less]` (`styles` names the positions). Pairs are de-duplicated per style type. "
+    "Order alignment pairs every sequence with every other sequence of its style type "
+    "(STEB App. C.1), in both the plain and the distractor variant. The em-subj-pronoun "
+    "file is not used by STEB and is dropped (counted below)."
+)
+
+for _hub_id, _styles, _what, _license in (
+    ("steb/STEL_feature", FEATURE_TYPES,
+     "linguistic features (contraction, emotives, number substitution)", "MIT"),
+    ("steb/STEL_register", REGISTER_TYPES, "registers (formality, simplicity)",
+     "MIT; the formality sample derives from GYAFC (Yahoo Answers) under the Yahoo Webscope terms"),
+):
+    register(
+        DatasetSpec(
+            hub_id=_hub_id,
+            pretty_name=f"STEB {_hub_id.split('/')[1]}",
+            summary=f"STEL parallel sentence pairs for {_what}, as STEB order-alignment data.",
+            builder=lambda raw, _s=_styles: _build(raw, _s),
+            license=_license,
+            source_url="https://github.com/nlpsoc/STEL",
+            citation=STEB_CITATION + "\n" + STEL_CITATION,
+            raw_format="STEL quadruple TSV files (Data/STEL/characteristics|dimensions/*.tsv)",
+            protocol=_PROTOCOL,
+            raw_hint="STEL",
+        )
+    )

@@ -1,0 +1,198 @@
+"""The ``stylebench`` command line."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from evaluators.errors import StylebenchError
+
+
+def _default_cache() -> Path:
+    base = os.environ.get("STYLEBENCH_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "stylebench"
+    )
+    return Path(base) / "embeddings"
+
+
+def _console():
+    from rich.console import Console
+
+    return Console()
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="stylebench")
+def cli() -> None:
+    """Evaluate writing style: STEB tasks for style embeddings, metrics and datasets."""
+
+
+@cli.command()
+@click.option("--out", type=click.Path(path_type=Path), default=Path("stylebench_results/demo"),
+              show_default=True, help="Folder for the demo data, results, summary and chart.")
+@click.option("--model", "models", multiple=True,
+              help="Encoders to run (default: tfidf-ngrams, function-words, minilm when installed).")
+@click.option("--no-progress", is_flag=True, help="Hide progress bars.")
+def demo(out: Path, models: tuple[str, ...], no_progress: bool) -> None:
+    """Run the embedded demo benchmark (no download) and write results + a chart."""
+    from evaluators.demo import run_demo
+    from evaluators.report import render_table, summary_rows
+
+    console = _console()
+    result = run_demo(out, list(models) or None, progress=not no_progress)
+    for name, reason in result.skipped.items():
+        console.print(f"[yellow]skipped {name}[/yellow]: {reason}")
+    console.print(render_table(summary_rows(result.records), title="stylebench demo (main scores)"))
+    console.print(f"results: {result.results_dir}\nsummary: {result.csv_path}\nchart:   {result.chart_path}")
+
+
+@cli.command(name="list")
+@click.argument("what", type=click.Choice(["tasks", "encoders", "datasets", "metrics"]), default="tasks")
+def list_(what: str) -> None:
+    """List tasks, encoders, datasets or metrics known to stylebench."""
+    from rich.table import Table
+
+    table = Table()
+    if what == "tasks":
+        from dataset_scripts.schemas import schema_for_task
+        from evaluators.tasks import EVALUATORS
+
+        for column in ("task", "schema", "main score", "protocol"):
+            table.add_column(column)
+        for name, cls in EVALUATORS.items():
+            table.add_row(name, schema_for_task(name).name, cls.main_score_name, cls.description)
+    elif what == "encoders":
+        from evaluators.encoders import list_encoders
+
+        for column in ("encoder", "kind", "available", "description"):
+            table.add_column(column)
+        for entry in list_encoders():
+            ok = "yes" if entry.get("available") else f"no: {entry.get('reason', '')}"
+            table.add_row(entry["name"], entry.get("kind", ""), ok, entry.get("description", ""))
+    elif what == "datasets":
+        from dataset_scripts.registry import all_datasets
+        from evaluators.paths import corpora_dir
+
+        corpora = corpora_dir()
+        for column in ("dataset", "status", "licence", "source"):
+            table.add_column(column)
+        for hub_id, spec in sorted(all_datasets().items()):
+            if not spec.needs_raw:
+                status = "buildable (no download)"
+            elif corpora and spec.raw_hint and (corpora / spec.raw_hint).is_dir():
+                status = f"buildable from {corpora / spec.raw_hint}"
+            else:
+                status = f"needs download: {spec.source_url}"
+            table.add_row(hub_id, status, spec.license, spec.source_url)
+    else:
+        from evaluators.metric_loading import list_metrics
+
+        table.add_column("metric")
+        table.add_column("load with")
+        for name in list_metrics():
+            table.add_row(name, f'load_metric("{name}")')
+    _console().print(table)
+
+
+@cli.command()
+@click.option("--model", required=True, help="Encoder: a built-in name (see `stylebench list encoders`), "
+              "a sentence-transformers name or path, hf:<model>, causal:<model>.")
+@click.option("--dataset", "datasets", multiple=True, required=True,
+              help="A Hub-ready dataset folder (from `stylebench build`) or a Hub dataset id; repeatable.")
+@click.option("--tasks", default=None, help="Comma-separated task types (default: every task the data serves).")
+@click.option("--out", type=click.Path(path_type=Path), default=Path("stylebench_results"), show_default=True)
+@click.option("--cache-dir", type=click.Path(path_type=Path), default=None,
+              help="Embedding cache (default: $STYLEBENCH_CACHE or ~/.cache/stylebench/embeddings).")
+@click.option("--no-cache", is_flag=True, help="Do not read or write the embedding cache.")
+@click.option("--seed", type=int, default=42, show_default=True)
+@click.option("--chunk/--truncate", default=True, show_default=True,
+              help="Chunk-and-pool long texts (STEB App. G) or truncate them to the model's length.")
+@click.option("--fit-corpus", type=click.Path(exists=True, path_type=Path), default=None,
+              help="Reference corpus for TF-IDF (a text file, one document per line); default: the evaluated texts.")
+@click.option("--batch-size", type=int, default=32, show_default=True)
+@click.option("--device", default=None, help="torch device for neural encoders (cpu, cuda, ...).")
+@click.option("--no-progress", is_flag=True)
+def run(model: str, datasets: tuple[str, ...], tasks: str | None, out: Path, cache_dir: Path | None,
+        no_cache: bool, seed: int, chunk: bool, fit_corpus: Path | None, batch_size: int,
+        device: str | None, no_progress: bool) -> None:
+    """Evaluate one encoder on datasets; one JSON per (model, dataset, task)."""
+    from evaluators.encoders import get_encoder
+    from evaluators.report import render_table, summary_rows
+    from evaluators.runner import Runner, plan_tasks
+
+    task_types = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else None
+    specs = plan_tasks(list(datasets), task_types)
+    if not specs:
+        raise StylebenchError(f"none of the tasks {task_types} applies to {', '.join(datasets)}")
+    encoder = get_encoder(model, chunk=chunk, device=device, batch_size=batch_size)
+    if hasattr(encoder, "fit") and not getattr(encoder, "is_fitted", False):
+        from evaluators.data import load_table
+        from evaluators.tasks import get_evaluator
+
+        if fit_corpus is not None:
+            corpus = [line.strip() for line in fit_corpus.read_text(encoding="utf-8").splitlines() if line.strip()]
+        else:
+            corpus = list(dict.fromkeys(
+                t for s in specs for t in get_evaluator(s.task_type).texts(load_table(s.dataset, s.config, s.split))
+            ))
+        encoder.fit(corpus)
+    runner = Runner(encoder, model, cache_dir=None if no_cache else (cache_dir or _default_cache()),
+                    out_dir=out, seed=seed, progress=not no_progress)
+    records = runner.run(specs)
+    console = _console()
+    console.print(render_table(summary_rows({model: records})))
+    for record in records:
+        console.print(f"[dim]{record.path}[/dim]  encoded {record.embedding.n_encoded}/{record.embedding.n_unique} unique texts")
+
+
+@cli.command()
+@click.argument("hub_id")
+@click.option("--raw", type=click.Path(path_type=Path), default=None, help="The raw download (folder).")
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Output folder (default: ./built/<org>__<name>).")
+def build(hub_id: str, raw: Path | None, out: Path | None) -> None:
+    """Build a Hub-ready dataset folder (Parquet + card) from its raw download."""
+    from dataset_scripts.hub_folder import build_dataset
+    from dataset_scripts.registry import get_dataset
+
+    spec = get_dataset(hub_id)
+    try:
+        folder, dropped = build_dataset(spec, raw, out or Path("built") / spec.slug)
+    except FileNotFoundError as error:
+        raise StylebenchError(str(error)) from None
+    console = _console()
+    console.print(f"built {hub_id} -> {folder}")
+    for reason, n in sorted(dropped.items()):
+        console.print(f"  dropped {n} rows: {reason}")
+
+
+@cli.command()
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--repo-id", required=True, help="Target dataset repo, e.g. steb/STEL_feature.")
+@click.option("--private", is_flag=True)
+def push(folder: Path, repo_id: str, private: bool) -> None:
+    """Upload a built dataset folder to the Hugging Face Hub."""
+    from dataset_scripts.hub_folder import push_folder
+
+    _console().print(push_folder(folder, repo_id, private=private))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: stylebench errors become one line on stderr and exit status 2."""
+    try:
+        cli.main(args=argv, prog_name="stylebench", standalone_mode=False)
+    except click.exceptions.Abort:
+        sys.exit(130)
+    except click.ClickException as error:
+        error.show()
+        sys.exit(error.exit_code)
+    except (StylebenchError, FileNotFoundError, ValueError) as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

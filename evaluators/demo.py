@@ -1,0 +1,68 @@
+"""``stylebench demo``: build the embedded demo suite, run it with the TF-IDF and
+function-word baselines and (when installed) all-MiniLM-L6-v2, print a table and write
+result JSONs, a CSV summary and a PNG chart."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from dataset_scripts.demo.build import HUB_ID
+from dataset_scripts.demo.source_text import SENTENCES
+from dataset_scripts.hub_folder import build_dataset
+from dataset_scripts.registry import get_dataset
+from evaluators.encoders import get_encoder, list_encoders
+from evaluators.report import plot_scores, summary_rows, write_csv
+from evaluators.runner import Runner, RunRecord, plan_tasks, slug
+
+DEMO_MODELS = ("tfidf-ngrams", "function-words", "minilm")
+
+
+@dataclass
+class DemoOutput:
+    records: dict[str, list[RunRecord]]
+    dataset_dir: Path
+    results_dir: Path
+    csv_path: Path
+    chart_path: Path
+    skipped: dict[str, str]
+
+
+def available_demo_models() -> tuple[list[str], dict[str, str]]:
+    """Demo models that can run here, and the reason each other one cannot."""
+    status = {entry["name"]: entry for entry in list_encoders()}
+    usable, skipped = [], {}
+    for name in DEMO_MODELS:
+        entry = status.get(name)
+        if entry and entry.get("available", False):
+            usable.append(name)
+        else:
+            skipped[name] = (entry or {}).get("reason", "not registered")
+    return usable, skipped
+
+
+def make_encoder(name: str):
+    encoder = get_encoder(name)
+    if hasattr(encoder, "fit"):
+        # The TF-IDF reference corpus of the demo: the plain sentences it is built from.
+        encoder.fit(list(SENTENCES))
+    return encoder
+
+
+def run_demo(out: Path, models: list[str] | None = None, progress: bool = True) -> DemoOutput:
+    out = Path(out)
+    dataset_dir, _ = build_dataset(get_dataset(HUB_ID), None, out / "data" / slug(HUB_ID))
+    if models is None:
+        models, skipped = available_demo_models()
+    else:
+        skipped = {}
+    specs = plan_tasks([str(dataset_dir)])
+    records: dict[str, list[RunRecord]] = {}
+    for name in models:
+        runner = Runner(make_encoder(name), name, cache_dir=out / "cache", out_dir=out / "results",
+                        progress=progress)
+        records[name] = runner.run(specs)
+    rows = summary_rows(records)
+    csv_path = write_csv(rows, out / "summary.csv")
+    chart_path = plot_scores(rows, out / "demo_scores.png", title="stylebench demo (main scores)")
+    return DemoOutput(records, dataset_dir, out / "results", csv_path, chart_path, skipped)

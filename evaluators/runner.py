@@ -1,0 +1,195 @@
+"""The embed-once runner: for one encoder and a set of (dataset, task) pairs, every
+unique text of a dataset is embedded once (through the on-disk cache), then each task
+evaluates on those vectors. One JSON result is written per (model, dataset, task)."""
+
+from __future__ import annotations
+
+import json
+import platform
+import re
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from dataset_scripts.schemas import SCHEMAS
+from evaluators.cache import EmbeddingCache
+from evaluators.data import Table, available_configs, load_table
+from evaluators.encoders.base import Encoder, as_embedding_matrix, encoder_identity
+from evaluators.errors import UnknownNameError
+from evaluators.tasks import DEFAULT_SEED, EVALUATORS, EmbeddingLookup, TaskResult, get_evaluator
+
+COMMIT_EVERY = 256  # texts per cache transaction (the most a killed run can lose)
+_VERSIONED = ("stylebench", "numpy", "scipy", "scikit-learn", "datasets", "evaluate",
+              "torch", "transformers", "sentence-transformers", "spacy")
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    dataset: str
+    task_type: str
+    config: str
+    split: str | None = None
+
+
+@dataclass
+class EmbeddingStats:
+    n_texts: int = 0
+    n_unique: int = 0
+    n_encoded: int = 0
+    n_from_cache: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class RunRecord:
+    result: TaskResult
+    path: Path | None
+    embedding: EmbeddingStats
+    evaluation_seconds: float
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def slug(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "__", name).strip("_") or "model"
+
+
+def package_versions() -> dict[str, str]:
+    versions = {"python": platform.python_version()}
+    for name in _VERSIONED:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return versions
+
+
+def plan_tasks(datasets: Sequence[str], task_types: Sequence[str] | None = None) -> list[TaskSpec]:
+    """Every requested task type that each dataset's configs can serve."""
+    for task in task_types or ():
+        if task not in EVALUATORS:
+            raise UnknownNameError(f"unknown task {task!r}; known tasks: {', '.join(EVALUATORS)}")
+    specs = []
+    for ref in datasets:
+        for config in available_configs(ref):
+            for task in SCHEMAS[config].task_types:
+                if task_types is None or task in task_types:
+                    specs.append(TaskSpec(ref, task, config))
+    return specs
+
+
+class Runner:
+    """Run tasks for one encoder with an embed-once cache."""
+
+    def __init__(
+        self,
+        encoder: Encoder,
+        model_name: str,
+        *,
+        cache_dir: Path | None = None,
+        out_dir: Path | None = None,
+        seed: int = DEFAULT_SEED,
+        batch_size: int = COMMIT_EVERY,
+        progress: bool = True,
+    ) -> None:
+        self.encoder = encoder
+        self.model_name = model_name
+        self.identity = encoder_identity(encoder)
+        self.cache = EmbeddingCache(cache_dir, self.identity) if cache_dir else None
+        self.out_dir = Path(out_dir) if out_dir else None
+        self.seed = seed
+        self.batch_size = batch_size
+        self.progress = progress
+
+    def embed(self, texts: Sequence[str], label: str = "") -> tuple[EmbeddingLookup, EmbeddingStats]:
+        """Vectors for ``texts``: each unique text is looked up in the cache and only the
+        missing ones are encoded, in committed batches."""
+        started = time.perf_counter()
+        unique = list(dict.fromkeys(texts))
+        stats = EmbeddingStats(n_texts=len(texts), n_unique=len(unique))
+        found = self.cache.get_many(unique) if self.cache is not None else {}
+        stats.n_from_cache = len(found)
+        missing = [t for t in unique if t not in found]
+        bar = tqdm(
+            total=len(missing), desc=f"embed {label}".strip(), unit="text",
+            disable=not self.progress or not missing, leave=False,
+        )
+        for start in range(0, len(missing), self.batch_size):
+            batch = missing[start : start + self.batch_size]
+            vectors = as_embedding_matrix(self.encoder.encode(batch), len(batch), self.model_name)
+            if self.cache is not None:
+                self.cache.put_many(batch, vectors)
+            found.update(zip(batch, vectors, strict=True))
+            stats.n_encoded += len(batch)
+            bar.update(len(batch))
+        bar.close()
+        dims = {v.shape[0] for v in found.values()}
+        if len(dims) > 1:
+            raise ValueError(f"{self.model_name}: cached vectors have mixed dimensions {sorted(dims)}")
+        matrix = np.stack([found[t] for t in unique]) if unique else np.zeros((0, 0), np.float32)
+        stats.seconds = time.perf_counter() - started
+        return EmbeddingLookup(unique, matrix), stats
+
+    def run(self, specs: Sequence[TaskSpec]) -> list[RunRecord]:
+        by_dataset: dict[str, list[TaskSpec]] = defaultdict(list)
+        for spec in specs:
+            by_dataset[spec.dataset].append(spec)
+        records = []
+        for ref, dataset_specs in by_dataset.items():
+            tables: dict[tuple[str, str | None], Table] = {}
+            for spec in dataset_specs:
+                key = (spec.config, spec.split)
+                if key not in tables:
+                    tables[key] = load_table(ref, spec.config, spec.split)
+            evaluators = [(spec, get_evaluator(spec.task_type, self.seed)) for spec in dataset_specs]
+            texts = [t for spec, ev in evaluators for t in ev.texts(tables[(spec.config, spec.split)])]
+            lookup, stats = self.embed(texts, label=tables[next(iter(tables))].name)
+            for spec, evaluator in evaluators:
+                table = tables[(spec.config, spec.split)]
+                started = time.perf_counter()
+                result = evaluator.evaluate(table, lookup)
+                seconds = time.perf_counter() - started
+                record = RunRecord(result, None, stats, seconds, {"fingerprint": table.fingerprint, "ref": ref})
+                record.path = self._write(record)
+                records.append(record)
+        return records
+
+    def _write(self, record: RunRecord) -> Path | None:
+        if self.out_dir is None:
+            return None
+        result = record.result
+        path = self.out_dir / slug(self.model_name) / slug(result.dataset) / f"{result.task_type}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        payload = {
+            "model": {"name": self.model_name, "identity": self.identity},
+            "dataset": {"name": result.dataset, "ref": record.extra["ref"], "config": result.config,
+                        "split": result.split, "fingerprint": record.extra["fingerprint"]},
+            "task": result.task_type,
+            "main_score_name": result.main_score_name,
+            "main_score": result.main_score,
+            "metrics": result.metrics,
+            "counts": result.counts,
+            "embedding": {
+                "texts": record.embedding.n_texts,
+                "unique_texts": record.embedding.n_unique,
+                "texts_encoded": record.embedding.n_encoded,
+                "texts_from_cache": record.embedding.n_from_cache,
+            },
+            "timings": {"encode_seconds": round(record.embedding.seconds, 4),
+                        "evaluation_seconds": round(record.evaluation_seconds, 4)},
+            "seed": result.seed,
+            "versions": package_versions(),
+            "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "details": result.details,
+        }
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(payload, indent=2, default=str))
+        tmp.replace(path)
+        return path

@@ -1,0 +1,39 @@
+"""The STEB task evaluators, registered by task type."""
+
+from __future__ import annotations
+
+from evaluators.errors import UnknownNameError
+from evaluators.tasks.base import DEFAULT_SEED, EmbeddingLookup, TaskEvaluator, TaskResult
+from evaluators.tasks.clustering import ClusteringEvaluator
+from evaluators.tasks.order_alignment import OrderAlignmentEvaluator
+from evaluators.tasks.pairs import AllToAllPairsEvaluator, PredefinedPairsEvaluator
+from evaluators.tasks.probing import ProbingEvaluator
+from evaluators.tasks.retrieval import RetrievalEvaluator
+
+EVALUATORS: dict[str, type[TaskEvaluator]] = {
+    cls.task_type: cls
+    for cls in (
+        ClusteringEvaluator,
+        AllToAllPairsEvaluator,
+        PredefinedPairsEvaluator,
+        OrderAlignmentEvaluator,
+        RetrievalEvaluator,
+        ProbingEvaluator,
+    )
+}
+
+
+def get_evaluator(task_type: str, seed: int = DEFAULT_SEED) -> TaskEvaluator:
+    if task_type not in EVALUATORS:
+        raise UnknownNameError(f"unknown task {task_type!r}; known tasks: {', '.join(EVALUATORS)}")
+    return EVALUATORS[task_type](seed=seed)
+
+
+__all__ = [
+    "DEFAULT_SEED",
+    "EVALUATORS",
+    "EmbeddingLookup",
+    "TaskEvaluator",
+    "TaskResult",
+    "get_evaluator",
+]

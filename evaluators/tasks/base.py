@@ -1,0 +1,99 @@
+"""What every task evaluator shares: the embedding lookup it reads vectors from and
+the result it returns."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+
+from evaluators.data import Table
+
+DEFAULT_SEED = 42  # STEB's seed (k-means, probe splits); every stochastic step takes it
+
+
+class EmbeddingLookup:
+    """Vectors of a set of unique texts; rows are fetched by text."""
+
+    def __init__(self, texts: list[str], matrix: np.ndarray) -> None:
+        if len(texts) != matrix.shape[0]:
+            raise ValueError(f"{len(texts)} texts but {matrix.shape[0]} vectors")
+        self.index = {text: i for i, text in enumerate(texts)}
+        self.matrix = matrix
+
+    def __call__(self, texts: Iterable[str]) -> np.ndarray:
+        try:
+            rows = [self.index[t] for t in texts]
+        except KeyError as error:
+            raise KeyError(f"text was not embedded: {str(error)[:80]}") from None
+        return self.matrix[rows]
+
+    @classmethod
+    def from_encoder(cls, encoder: Any, texts: Iterable[str]) -> EmbeddingLookup:
+        """Embed the unique texts with ``encoder`` directly (no cache); for library use."""
+        from evaluators.encoders.base import as_embedding_matrix
+
+        unique = list(dict.fromkeys(texts))
+        return cls(unique, as_embedding_matrix(encoder.encode(unique), len(unique), repr(encoder)))
+
+
+@dataclass
+class TaskResult:
+    task_type: str
+    dataset: str
+    config: str
+    split: str
+    main_score_name: str
+    main_score: float
+    metrics: dict[str, float]
+    counts: dict[str, int]
+    seed: int
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class TaskEvaluator(ABC):
+    """One STEB task type. Subclasses declare the schema they read and implement
+    :meth:`texts` (every text they need embedded) and :meth:`evaluate`."""
+
+    task_type: ClassVar[str]
+    schema: ClassVar[str]
+    main_score_name: ClassVar[str]
+    description: ClassVar[str]
+
+    def __init__(self, seed: int = DEFAULT_SEED) -> None:
+        self.seed = seed
+
+    @abstractmethod
+    def texts(self, table: Table) -> list[str]:
+        """Every text the evaluation embeds (duplicates allowed)."""
+
+    @abstractmethod
+    def compute(self, table: Table, embed: EmbeddingLookup) -> tuple[dict[str, float], dict[str, int], dict[str, Any]]:
+        """Return (metrics, counts, details); metrics include ``main_score_name``."""
+
+    def evaluate(self, table: Table, embed: EmbeddingLookup) -> TaskResult:
+        metrics, counts, details = self.compute(table, embed)
+        return TaskResult(
+            task_type=self.task_type,
+            dataset=table.name,
+            config=table.config,
+            split=table.split,
+            main_score_name=self.main_score_name,
+            main_score=float(metrics[self.main_score_name]),
+            metrics={k: float(v) for k, v in metrics.items()},
+            counts=counts,
+            seed=self.seed,
+            details=details,
+        )
+
+
+def unit_normalise(matrix: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit L2 norm; zero rows stay zero (cosine 0 with everything)."""
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return matrix / np.where(norms > 0, norms, 1.0)
