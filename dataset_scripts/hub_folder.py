@@ -15,6 +15,7 @@ from datasets import Dataset
 from dataset_scripts.cards import render_card
 from dataset_scripts.registry import DatasetSpec
 from dataset_scripts.schemas import SCHEMAS, probing_features, probing_features_spec, validate_rows
+from evaluators.data import quiet_datasets
 
 BUILD_INFO = "stylebench_build.json"
 
@@ -50,7 +51,8 @@ def write_hub_folder(
             dataset = Dataset.from_list(list(rows), features=_features_for(config, rows))
             target = staging / "data" / config / f"{split}-00000-of-00001.parquet"
             target.parent.mkdir(parents=True, exist_ok=True)
-            dataset.to_parquet(str(target))
+            with quiet_datasets():
+                dataset.to_parquet(str(target))
             counts.setdefault(config, {})[split] = len(rows)
     (staging / "README.md").write_text(render_card(spec, counts, dict(dropped or {})))
     (staging / BUILD_INFO).write_text(

@@ -54,8 +54,7 @@ def _load_builtin_builders() -> None:
 
 
 def all_datasets() -> dict[str, DatasetSpec]:
-    if not _REGISTRY:
-        _load_builtin_builders()
+    _load_builtin_builders()  # idempotent: a module registers once, on first import
     return dict(_REGISTRY)
 
 

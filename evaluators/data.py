@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +30,20 @@ class Table:
     @property
     def source(self) -> str:
         return f"{self.name} [{self.config}/{self.split}]"
+
+
+@contextmanager
+def quiet_datasets() -> Iterator[None]:
+    """Silence ``datasets``' per-split progress bars (noise for small local tables)."""
+    import datasets
+
+    was_enabled = datasets.is_progress_bar_enabled()
+    datasets.disable_progress_bars()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            datasets.enable_progress_bars()
 
 
 def dataset_name(ref: str) -> str:
@@ -56,12 +73,24 @@ def available_configs(ref: str) -> list[str]:
     return known
 
 
+def _content_hash(folder: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*.parquet")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def load_table(ref: str, config: str, split: str | None = None) -> Table:
     """Load and validate one config of a dataset."""
     from datasets import load_dataset
 
+    local = Path(ref).is_dir()
     try:
-        dataset_dict = load_dataset(ref, config)
+        with quiet_datasets():
+            # datasets 5.x keys the cache of a local folder by its name, not its content:
+            # a rebuilt folder (or another folder of the same name) would load stale rows.
+            # Local folders are therefore always re-read (cheap: Parquet).
+            dataset_dict = load_dataset(ref, config, download_mode="force_redownload" if local else None)
     except Exception as error:
         raise StylebenchError(
             f"cannot load {ref!r} config {config!r}: {type(error).__name__}: "
@@ -73,6 +102,7 @@ def load_table(ref: str, config: str, split: str | None = None) -> Table:
         raise DataError(f"{ref!r} config {config!r} has no split {chosen!r} (has {splits})")
     data = dataset_dict[chosen]
     rows = data.to_list()
-    table = Table(ref, dataset_name(ref), config, chosen, rows, data._fingerprint)
+    fingerprint = _content_hash(Path(ref) / "data" / config) if local else data._fingerprint
+    table = Table(ref, dataset_name(ref), config, chosen, rows, fingerprint)
     validate_rows(config, rows, table.source)
     return table

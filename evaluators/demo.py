@@ -1,5 +1,5 @@
-"""``stylebench demo``: build the embedded demo suite, run it with the TF-IDF and
-function-word baselines and (when installed) all-MiniLM-L6-v2, print a table and write
+"""``stylebench demo``: build the embedded demo suite, run it with the TF-IDF,
+function-word and stylometric baselines and (when installed) all-MiniLM-L6-v2, print a table and write
 result JSONs, a CSV summary and a PNG chart."""
 
 from __future__ import annotations
@@ -13,9 +13,11 @@ from dataset_scripts.hub_folder import build_dataset
 from dataset_scripts.registry import get_dataset
 from evaluators.encoders import get_encoder, list_encoders
 from evaluators.report import plot_scores, summary_rows, write_csv
-from evaluators.runner import Runner, RunRecord, plan_tasks, slug
+from evaluators.runner import Runner, RunRecord, plan_tasks
 
-DEMO_MODELS = ("tfidf-ngrams", "function-words", "minilm")
+DEMO_MODELS = ("tfidf-ngrams", "function-words", "stylometric", "minilm")
+# the demo table also shows plain order-alignment accuracy beside the distractor score
+DEMO_ALSO = {"order_alignment": ("accuracy",)}
 
 
 @dataclass
@@ -51,7 +53,7 @@ def make_encoder(name: str):
 
 def run_demo(out: Path, models: list[str] | None = None, progress: bool = True) -> DemoOutput:
     out = Path(out)
-    dataset_dir, _ = build_dataset(get_dataset(HUB_ID), None, out / "data" / slug(HUB_ID))
+    dataset_dir, _ = build_dataset(get_dataset(HUB_ID), None, out / "data" / "stylebench-demo")
     if models is None:
         models, skipped = available_demo_models()
     else:
@@ -62,7 +64,7 @@ def run_demo(out: Path, models: list[str] | None = None, progress: bool = True) 
         runner = Runner(make_encoder(name), name, cache_dir=out / "cache", out_dir=out / "results",
                         progress=progress)
         records[name] = runner.run(specs)
-    rows = summary_rows(records)
+    rows = summary_rows(records, DEMO_ALSO)
     csv_path = write_csv(rows, out / "summary.csv")
-    chart_path = plot_scores(rows, out / "demo_scores.png", title="stylebench demo (main scores)")
+    chart_path = plot_scores(rows, out / "demo_scores.png", title="stylebench demo suite")
     return DemoOutput(records, dataset_dir, out / "results", csv_path, chart_path, skipped)

@@ -11,16 +11,27 @@ from evaluators.runner import RunRecord
 Row = tuple[str, str, str, str, float]  # model, dataset, task, main score name, value
 
 
-def summary_rows(records_by_model: dict[str, Sequence[RunRecord]]) -> list[Row]:
-    return [
-        (model, r.result.dataset, r.result.task_type, r.result.main_score_name, r.result.main_score)
-        for model, records in records_by_model.items()
-        for r in records
-    ]
+def summary_rows(
+    records_by_model: dict[str, Sequence[RunRecord]],
+    also: dict[str, Sequence[str]] | None = None,
+) -> list[Row]:
+    """One row per (model, dataset, task) main score, plus the metrics named in
+    ``also`` per task type (e.g. ``{"order_alignment": ["accuracy"]}``)."""
+    rows = []
+    for model, records in records_by_model.items():
+        for r in records:
+            names = [r.result.main_score_name, *(also or {}).get(r.result.task_type, ())]
+            for name in dict.fromkeys(names):
+                rows.append((model, r.result.dataset, r.result.task_type, name, r.result.metrics[name]))
+    return rows
 
 
 def _columns(rows: Sequence[Row]) -> list[tuple[str, str, str]]:
     return list(dict.fromkeys((d, t, n) for _, d, t, n, _ in rows))
+
+
+def _label(dataset: str, task: str, name: str, one_dataset: bool) -> str:
+    return f"{task}\n{name}" + ("" if one_dataset else f"\n{dataset}")
 
 
 def render_table(rows: Sequence[Row], title: str = "stylebench results"):
@@ -28,13 +39,16 @@ def render_table(rows: Sequence[Row], title: str = "stylebench results"):
     from rich.table import Table
 
     columns = _columns(rows)
-    table = Table(title=title)
-    table.add_column("model", style="bold")
+    datasets = {d for d, _, _ in columns}
+    one = len(datasets) == 1
+    table = Table(title=f"{title} on {next(iter(datasets))}" if one else title)
+    table.add_column("model", style="bold", no_wrap=True)
     for dataset, task, name in columns:
-        table.add_column(f"{task}\n{name}\n[dim]{dataset}[/dim]", justify="right")
-    values = {(m, d, t): v for m, d, t, _, v in rows}
+        table.add_column(_label(dataset, task.replace("_", " "), name.replace("_", " "), one),
+                         justify="right")
+    values = {(m, d, t, n): v for m, d, t, n, v in rows}
     for model in dict.fromkeys(m for m, *_ in rows):
-        cells = [f"{values[(model, d, t)]:.3f}" if (model, d, t) in values else "-" for d, t, _ in columns]
+        cells = [f"{values[(model, *c)]:.3f}" if (model, *c) in values else "-" for c in columns]
         table.add_row(model, *cells)
     return table
 
@@ -57,19 +71,20 @@ def plot_scores(rows: Sequence[Row], path: Path, title: str = "stylebench result
 
     columns = _columns(rows)
     models = list(dict.fromkeys(m for m, *_ in rows))
-    values = {(m, d, t): v for m, d, t, _, v in rows}
+    values = {(m, d, t, n): v for m, d, t, n, v in rows}
+    one = len({d for d, _, _ in columns}) == 1
     x = np.arange(len(columns))
     width = 0.8 / max(len(models), 1)
     fig, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(columns) + 2), 4.2))
     for i, model in enumerate(models):
-        heights = [values.get((model, d, t), np.nan) for d, t, _ in columns]
+        heights = [values.get((model, *c), np.nan) for c in columns]
         bars = ax.bar(x + (i - (len(models) - 1) / 2) * width, heights, width, label=model)
         ax.bar_label(bars, fmt="%.2f", fontsize=7, padding=1)
-    ax.set_xticks(x, [f"{t}\n({n})" for _, t, n in columns], fontsize=8)
+    ax.set_xticks(x, [_label(d, t, n, one) for d, t, n in columns], fontsize=8)
     ax.set_ylim(0, 1.08)
-    ax.set_ylabel("main score")
+    ax.set_ylabel("score")
     ax.set_title(title)
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=130)

@@ -38,7 +38,8 @@ def alignment_costs(sequences: np.ndarray) -> dict[str, tuple[np.ndarray, np.nda
     an array of costs (n_pairs, rows, cols) and the expected column of each row.
     """
     n, positions, dim = sequences.shape
-    flat = unit_normalise(sequences.reshape(n * positions, dim))
+    # float64: exact ties (e.g. identical count vectors) must stay ties after the sums
+    flat = unit_normalise(sequences.reshape(n * positions, dim).astype(np.float64))
     cost_all = 1.0 - np.maximum(flat @ flat.T, 0.0)  # (nP, nP)
     first, second = np.triu_indices(n, k=1)
     pos = np.arange(positions)

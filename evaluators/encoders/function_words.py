@@ -1,0 +1,118 @@
+"""Function-word frequencies (STEB §4.1, "Function word frequencies").
+
+Each text becomes a vector with one entry per function word or phrase of the
+vocabulary: its number of occurrences divided by the text's token count. The
+protocol follows the STEB repository (per the protocol notes):
+
+- tokens are the lower-cased runs of word characters (regex ``\\b\\w+\\b``), so
+  "don't" is the two tokens "don", "t";
+- vocabulary entries are tokenised the same way; an entry of one token is a word, an
+  entry of several is a phrase matched as a whole-word token sequence (up to any
+  length; the bundled list goes up to 4), case-insensitive;
+- counts overlap as n-gram counts do: "in front of" also counts "in" and "of";
+- frequency = count / max(1, number of tokens); no other normalisation.
+
+The vocabulary is ``resources/function_words.txt`` (compiled for stylebench from
+general English grammar: ~430 words and ~180 phrases including common contractions;
+STEB uses a list of 390 words and 69 phrases that we do not copy). A custom vocabulary
+may be passed as a list of strings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from evaluators.encoders.base import BaseEncoder
+from evaluators.errors import DataError
+
+RESOURCE = Path(__file__).resolve().parent / "resources" / "function_words.txt"
+TOKEN = re.compile(r"\b\w+\b")
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased ``\\b\\w+\\b`` tokens (the unit of counts and of the normaliser)."""
+    return TOKEN.findall(text.lower())
+
+
+def read_vocabulary(path: str | Path = RESOURCE) -> list[str]:
+    """Entries of a vocabulary file: one per line, ``#`` comments and blanks skipped."""
+    entries = []
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            entries.append(line)
+    return entries
+
+
+class FunctionWordEncoder(BaseEncoder):
+    """Relative frequencies of function words and phrases (dimension = vocabulary size)."""
+
+    name = "function-words"
+
+    def __init__(self, vocabulary: Iterable[str] | str | Path | None = None) -> None:
+        if vocabulary is None or isinstance(vocabulary, (str, Path)):
+            entries = read_vocabulary(vocabulary or RESOURCE)
+        else:
+            entries = list(vocabulary)
+        self.features: list[tuple[str, ...]] = []
+        seen: set[tuple[str, ...]] = set()
+        for entry in entries:
+            key = tuple(tokenize(entry))
+            if key and key not in seen:
+                seen.add(key)
+                self.features.append(key)
+        if not self.features:
+            raise DataError("function-word vocabulary is empty")
+        self._index = {key: i for i, key in enumerate(self.features)}
+        self._lengths = sorted({len(key) for key in self.features if len(key) > 1})
+        self._words = {key[0]: i for key, i in self._index.items() if len(key) == 1}
+        digest = hashlib.sha256("\n".join(" ".join(k) for k in self.features).encode())
+        self.vocabulary_hash = digest.hexdigest()[:16]
+
+    @property
+    def feature_names(self) -> list[str]:
+        """The features in vector order (phrases as space-separated tokens)."""
+        return [" ".join(key) for key in self.features]
+
+    @property
+    def dim(self) -> int:
+        return len(self.features)
+
+    def identity(self) -> dict[str, Any]:
+        return {
+            "kind": "function-words",
+            "vocabulary_hash": self.vocabulary_hash,
+            "dim": self.dim,
+            "tokenizer": TOKEN.pattern,
+            "normalisation": "count/tokens",
+        }
+
+    def counts(self, text: str) -> tuple[np.ndarray, int]:
+        """Raw counts of every feature in ``text`` and its token count."""
+        tokens = tokenize(text)
+        vector = np.zeros(self.dim, dtype=np.float64)
+        for word, count in Counter(tokens).items():
+            index = self._words.get(word)
+            if index is not None:
+                vector[index] += count
+        for length in self._lengths:
+            grams = Counter(zip(*(tokens[i:] for i in range(length)), strict=False))
+            for gram, count in grams.items():
+                index = self._index.get(gram)
+                if index is not None:
+                    vector[index] += count
+        return vector, len(tokens)
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        output = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            vector, n_tokens = self.counts(text)
+            output[row] = vector / max(1, n_tokens)
+        return output

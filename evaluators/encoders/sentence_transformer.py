@@ -1,0 +1,120 @@
+"""Sentence-transformers adapter (``st:<model>``, a bare hub id or path, ``minilm``).
+
+The model's own modules (pooling, normalisation) produce the vector; we only batch,
+run under ``torch.inference_mode`` and return float32. ``max_tokens`` is the model's
+``max_seq_length`` (which counts special tokens), capped at ``max_length`` (default
+512); the cap is written back to ``max_seq_length`` so truncation and chunk-and-pool
+agree. ``trust_remote_code`` is never enabled.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from evaluators.encoders.base import BaseEncoder
+from evaluators.encoders.hf_pooling import (
+    DEFAULT_MAX_LENGTH,
+    TokenizerMixin,
+    _one_line,
+    choose_device,
+    local_fingerprint,
+    model_limit,
+    resolve_model,
+)
+from evaluators.errors import StylebenchError
+
+
+class SentenceTransformerEncoder(TokenizerMixin, BaseEncoder):
+    """Wrap ``sentence_transformers.SentenceTransformer`` as a stylebench encoder."""
+
+    pooling = "sentence-transformers"
+
+    def __init__(
+        self,
+        model_name_or_path: str,
+        *,
+        device: str | None = None,
+        batch_size: int = 32,
+        max_length: int | None = DEFAULT_MAX_LENGTH,
+        revision: str | None = None,
+    ) -> None:
+        try:
+            import torch  # noqa: F401
+            from sentence_transformers import SentenceTransformer
+        except ImportError as error:
+            raise StylebenchError(
+                f"sentence-transformers encoders need torch and sentence-transformers "
+                f"({_one_line(error)}); `pip install 'stylebench[models]'`"
+            ) from None
+        self.resolved = resolve_model(model_name_or_path, revision=revision)
+        if self.resolved.gguf_file:
+            raise StylebenchError("GGUF files are loaded with `causal:<dir>::<file.gguf>`")
+        self.name = self.resolved.model_id
+        self.device = choose_device(device)
+        self.batch_size = int(batch_size)
+        kwargs: dict[str, Any] = {"device": self.device, "trust_remote_code": False}
+        if self.resolved.revision and self.resolved.path is None:
+            kwargs["revision"] = self.resolved.revision
+        try:
+            self.model = SentenceTransformer(self.resolved.load_target, **kwargs)
+        except (OSError, ValueError, KeyError, RuntimeError) as error:
+            raise StylebenchError(
+                f"cannot load {model_name_or_path!r}: {_one_line(error)}"
+            ) from None
+        self.model.eval()
+        self.tokenizer = self.model.tokenizer
+        if not getattr(self.tokenizer, "is_fast", False):
+            raise StylebenchError(
+                f"{model_name_or_path!r} has no fast tokenizer (needed for token counting)"
+            )
+        limit = self.model.max_seq_length or model_limit(self.tokenizer, None)
+        caps = [value for value in (limit, max_length) if value]
+        self.max_tokens = min(caps) if caps else None
+        if self.max_tokens is not None:
+            self.model.max_seq_length = self.max_tokens
+        card = getattr(self.model, "model_card_data", None)
+        transformer = self.model[0]
+        auto_model = getattr(transformer, "auto_model", None) or getattr(transformer, "model", None)
+        self.commit_hash = (
+            getattr(getattr(auto_model, "config", None), "_commit_hash", None)
+            or getattr(card, "base_model_revision", None)
+            or self.resolved.revision
+        )
+        self.fingerprint = local_fingerprint(self.resolved.path)
+
+    @property
+    def dim(self) -> int:
+        getter = getattr(self.model, "get_embedding_dimension", None) or (
+            self.model.get_sentence_embedding_dimension
+        )
+        return int(getter())
+
+    def identity(self) -> dict[str, Any]:
+        return {
+            "kind": "sentence-transformers",
+            "model": self.resolved.model_id,
+            "path": str(self.resolved.path) if self.resolved.path else None,
+            "revision": self.commit_hash,
+            "fingerprint": self.fingerprint,
+            "pooling": "model",
+            "max_tokens": self.max_tokens,
+            "chunk": False,
+        }
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        import torch
+
+        texts = list(texts)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with torch.inference_mode():
+            vectors = self.model.encode(
+                texts,
+                batch_size=self.batch_size,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+                normalize_embeddings=False,
+            )
+        return np.asarray(vectors, dtype=np.float32)

@@ -1,0 +1,94 @@
+"""STEL (real data from ../shared/corpora/STEL): build -> load_dataset -> runner ->
+order alignment, pinned for a deterministic baseline and re-derived independently."""
+
+from __future__ import annotations
+
+import csv
+import itertools
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dataset_scripts.hub_folder import build_dataset
+from dataset_scripts.registry import get_dataset
+from evaluators.encoders import get_encoder
+from evaluators.runner import Runner, plan_tasks
+
+pytestmark = pytest.mark.corpora
+
+# Pinned: function-word frequencies on steb/STEL_feature (401 sequences, 29,900 pairs).
+# Equal to the independent loop computation below (checked in the same test).
+PINNED_ACCURACY = 0.5319230769230769
+PINNED_DISTRACTOR = 0.044523411371237456
+
+MORE = {"contraction": "ction", "emotives": "emote", "nbr_substitution": "leet"}
+
+
+@pytest.fixture(scope="module")
+def stel_feature(corpora: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("stel") / "STEL_feature"
+    folder, dropped = build_dataset(get_dataset("steb/STEL_feature"), corpora / "STEL", out)
+    assert dropped["style type 'em-subj-pronoun' is not used by STEB"] == 100
+    return folder
+
+
+def _independent_pairs(stel_root: Path) -> dict[str, list[tuple[str, str]]]:
+    """(more, less) pairs per feature style, parsed here without the builder."""
+    pairs: dict[str, list[tuple[str, str]]] = {s: [] for s in MORE}
+    for path in sorted((stel_root / "Data" / "STEL").glob("*/*.tsv")):
+        with path.open(encoding="utf-8", newline="") as handle:
+            for row in csv.DictReader(handle, delimiter="\t"):
+                style = row["style type"].strip().lower()
+                if style not in MORE:
+                    continue
+                _, anchors, alternatives = row["ID"].split("_")[:3]
+                for (a, b), ids in (((row["Anchor 1"], row["Anchor 2"]), anchors),
+                                    ((row["Alternative 1.1"], row["Alternative 1.2"]), alternatives)):
+                    pair = (a.strip(), b.strip()) if ids.startswith(MORE[style]) else (b.strip(), a.strip())
+                    if pair not in pairs[style]:
+                        pairs[style].append(pair)
+    return pairs
+
+
+def _score(better: float, worse: float) -> float:
+    """1 if the correct choice costs less, 0 if more, 0.5 on a tie: equal up to the
+    documented tolerance (relative 1e-9 of the largest cost + 1e-12 per row), since
+    costs equal in exact arithmetic can differ in the last bit."""
+    if abs(better - worse) <= 1e-9 * max(abs(better), abs(worse)) + 1e-12:
+        return 0.5
+    return 1.0 if better < worse else 0.0
+
+
+def test_stel_feature_counts(stel_feature: Path) -> None:
+    from datasets import load_dataset
+
+    rows = load_dataset(str(stel_feature), "style_sequences", split="test")
+    groups = {g: rows["group"].count(g) for g in set(rows["group"])}
+    assert groups == {"contraction": 101, "emotives": 200, "nbr_substitution": 100}
+    assert all(len(t) == 2 for t in rows["texts"])
+
+
+def test_function_words_order_alignment_pinned(stel_feature: Path, corpora: Path) -> None:
+    encoder = get_encoder("function-words")
+    record = Runner(encoder, "function-words", progress=False).run(plan_tasks([str(stel_feature)]))[0]
+    result = record.result
+    assert result.counts["n_pairs"] == 29_900
+    assert result.metrics["accuracy"] == pytest.approx(PINNED_ACCURACY, abs=1e-12)
+    assert result.metrics["distractor_accuracy"] == pytest.approx(PINNED_DISTRACTOR, abs=1e-12)
+
+    # Independent computation: explicit loops over pairs, both 2x2 assignments compared.
+    plain, distractor = [], []
+    for pairs in _independent_pairs(corpora / "STEL").values():
+        vectors = encoder.encode([t for pair in pairs for t in pair]).astype(np.float64)
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        unit = np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
+        cost = 1 - np.maximum(unit @ unit.T, 0)
+        for i, j in itertools.combinations(range(len(pairs)), 2):
+            im, il, jm, jl = 2 * i, 2 * i + 1, 2 * j, 2 * j + 1
+            plain.append(_score(cost[im, jm] + cost[il, jl], cost[im, jl] + cost[il, jm]))
+            distractor.append(_score(cost[im, jm], cost[im, il]))  # "last": i's least replaces j's
+            distractor.append(_score(cost[il, jl], cost[il, im]))  # "first": i's most replaces j's
+    assert len(plain) == 29_900
+    assert np.mean(plain) == pytest.approx(PINNED_ACCURACY, abs=1e-12)
+    assert np.mean(distractor) == pytest.approx(PINNED_DISTRACTOR, abs=1e-12)
