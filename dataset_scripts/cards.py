@@ -13,8 +13,18 @@ from dataset_scripts.schemas import SCHEMAS
 if TYPE_CHECKING:
     from dataset_scripts.registry import DatasetSpec
 
-_SPDX = {"mit", "apache-2.0", "cc-by-4.0", "cc-by-sa-4.0", "cc-by-nc-4.0", "cc-by-nc-sa-4.0",
-         "cc0-1.0", "gpl-3.0", "bsd-3-clause", "odc-by"}
+_SPDX = {
+    "mit",
+    "apache-2.0",
+    "cc-by-4.0",
+    "cc-by-sa-4.0",
+    "cc-by-nc-4.0",
+    "cc-by-nc-sa-4.0",
+    "cc0-1.0",
+    "gpl-3.0",
+    "bsd-3-clause",
+    "odc-by",
+}
 
 
 def _front_matter(spec: DatasetSpec, counts: Mapping[str, Mapping[str, int]]) -> str:
@@ -23,7 +33,11 @@ def _front_matter(spec: DatasetSpec, counts: Mapping[str, Mapping[str, int]]) ->
         "pretty_name": spec.pretty_name,
         "language": list(spec.language),
         "license": license_id if license_id in _SPDX else "other",
-        "tags": ["stylebench", "style", *sorted({t for c in counts for t in SCHEMAS[c].task_types})],
+        "tags": [
+            "stylebench",
+            "style",
+            *sorted({t for c in counts for t in SCHEMAS[c].task_types}),
+        ],
         "configs": [
             {
                 "config_name": config,
@@ -49,26 +63,54 @@ def render_card(
     lines += ["## Use it", "", "```python", "from datasets import load_dataset", ""]
     for config in counts:
         lines.append(f'ds = load_dataset("{spec.hub_id}", "{config}")')
-    lines += ["```", "", "```bash", f"stylebench run --model <encoder> --dataset {spec.hub_id}",
-              "```", "", "## Configs, schema and tasks", "",
-              "| config | split | rows | columns | task types |", "|---|---|---|---|---|"]
+    lines += [
+        "```",
+        "",
+        "```bash",
+        f"stylebench run --model <encoder> --dataset {spec.hub_id}",
+        "```",
+        "",
+        "## Configs, schema and tasks",
+        "",
+        "| config | split | rows | columns | task types |",
+        "|---|---|---|---|---|",
+    ]
     for config, splits in counts.items():
         schema = SCHEMAS[config]
-        columns = ", ".join(schema.features) + (", label_<feature>, split_<feature>" if config == "probing" else "")
+        columns = ", ".join(schema.features) + (
+            ", label_<feature>, split_<feature>" if config == "probing" else ""
+        )
         for split, n in splits.items():
-            lines.append(f"| `{config}` | {split} | {n:,} | {columns} | {', '.join(schema.task_types)} |")
+            lines.append(
+                f"| `{config}` | {split} | {n:,} | {columns} | {', '.join(schema.task_types)} |"
+            )
     lines.append("")
     for config in counts:
         lines.append(f"- `{config}`: {SCHEMAS[config].description}.")
-    lines += ["", "## Source and licence", "", f"- Source: {spec.source_url}",
-              f"- Raw format parsed by the build script: {spec.raw_format}",
-              f"- Licence of the source: **{spec.license}**. The built dataset inherits it.", ""]
+    lines += [
+        "",
+        "## Source and licence",
+        "",
+        f"- Source: {spec.source_url}",
+        f"- Raw format parsed by the build script: {spec.raw_format}",
+        f"- Licence of the source: **{spec.license}**. The built dataset inherits it.",
+        "",
+    ]
     lines += ["## Build protocol", "", spec.protocol or "Rows are taken as published.", ""]
     if dropped:
         lines += ["Rows dropped by the build (reason: count):", ""]
         lines += [f"- {reason}: {n:,}" for reason, n in sorted(dropped.items())]
     else:
         lines.append("No source rows were dropped by the build.")
-    lines += ["", "Built with `stylebench build " + spec.hub_id + "`.", "", "## Citation", "",
-              "```bibtex", spec.citation.strip(), "```", ""]
+    lines += [
+        "",
+        "Built with `stylebench build " + spec.hub_id + "`.",
+        "",
+        "## Citation",
+        "",
+        "```bibtex",
+        spec.citation.strip(),
+        "```",
+        "",
+    ]
     return "\n".join(lines)

@@ -56,7 +56,9 @@ def write_hub_folder(
             counts.setdefault(config, {})[split] = len(rows)
     (staging / "README.md").write_text(render_card(spec, counts, dict(dropped or {})))
     (staging / BUILD_INFO).write_text(
-        json.dumps({"hub_id": spec.hub_id, "counts": counts, "dropped": dict(dropped or {})}, indent=2)
+        json.dumps(
+            {"hub_id": spec.hub_id, "counts": counts, "dropped": dict(dropped or {})}, indent=2
+        )
     )
     if out_dir.exists():
         shutil.rmtree(out_dir)
@@ -64,7 +66,9 @@ def write_hub_folder(
     return out_dir
 
 
-def build_dataset(spec: DatasetSpec, raw: Path | None, out_dir: Path) -> tuple[Path, dict[str, int]]:
+def build_dataset(
+    spec: DatasetSpec, raw: Path | None, out_dir: Path
+) -> tuple[Path, dict[str, int]]:
     """Run the registered builder on ``raw`` and write the folder; returns the folder
     and the report of dropped rows."""
     if spec.needs_raw and raw is None:
@@ -77,7 +81,9 @@ def build_dataset(spec: DatasetSpec, raw: Path | None, out_dir: Path) -> tuple[P
     return write_hub_folder(spec, tables, out_dir, dropped), dropped
 
 
-def push_folder(folder: Path, repo_id: str, *, private: bool = False, token: str | None = None) -> str:
+def push_folder(
+    folder: Path, repo_id: str, *, private: bool = False, token: str | None = None
+) -> str:
     """Upload a built folder to the Hub as a dataset repo (real code path; needs network)."""
     from huggingface_hub import HfApi
 

@@ -29,7 +29,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from datasets import Features, Sequence as HFSequence, Value
+from datasets import Features, Value
+from datasets import Sequence as HFSequence
 
 from evaluators.errors import DataError
 
@@ -173,7 +174,9 @@ def validate_rows(schema_name: str, rows: Sequence[Mapping[str, Any]], source: s
                         f"{type(item).__name__} {item!r:.60}, expected a string"
                     )
                 if not item.strip():
-                    raise DataError(f"{_where(source, index)}: column {column!r} holds an empty text")
+                    raise DataError(
+                        f"{_where(source, index)}: column {column!r} holds an empty text"
+                    )
         if schema_name == "text_pairs" and row["label"] not in (0, 1):
             raise DataError(f"{_where(source, index)}: label {row['label']!r} is not 0 or 1")
         if schema_name == "retrieval" and row["role"] not in ("query", "target"):
@@ -198,7 +201,9 @@ def _validate_table(schema_name: str, rows: Sequence[Mapping[str, Any]], source:
     elif schema_name == "text_pairs":
         labels = {row["label"] for row in rows}
         if labels != {0, 1}:
-            raise DataError(f"{source}: pair labels are all {next(iter(labels))}; need both 0 and 1")
+            raise DataError(
+                f"{source}: pair labels are all {next(iter(labels))}; need both 0 and 1"
+            )
     elif schema_name == "style_sequences":
         lengths: dict[str, int] = {}
         for index, row in enumerate(rows):

@@ -31,10 +31,19 @@ def cli() -> None:
 
 
 @cli.command()
-@click.option("--out", type=click.Path(path_type=Path), default=Path("stylebench_results/demo"),
-              show_default=True, help="Folder for the demo data, results, summary and chart.")
-@click.option("--model", "models", multiple=True,
-              help="Encoders to run (default: tfidf-ngrams, function-words, stylometric, minilm when installed).")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=Path("stylebench_results/demo"),
+    show_default=True,
+    help="Folder for the demo data, results, summary and chart.",
+)
+@click.option(
+    "--model",
+    "models",
+    multiple=True,
+    help="Encoders to run (default: tfidf-ngrams, function-words, stylometric, minilm when installed).",
+)
 @click.option("--no-progress", is_flag=True, help="Hide progress bars.")
 def demo(out: Path, models: tuple[str, ...], no_progress: bool) -> None:
     """Run the embedded demo benchmark (no download) and write results + a chart."""
@@ -46,11 +55,15 @@ def demo(out: Path, models: tuple[str, ...], no_progress: bool) -> None:
     for name, reason in result.skipped.items():
         console.print(f"[yellow]skipped {name}[/yellow]: {reason}")
     console.print(render_table(summary_rows(result.records, DEMO_ALSO), title="stylebench demo"))
-    console.print(f"results: {result.results_dir}\nsummary: {result.csv_path}\nchart:   {result.chart_path}")
+    console.print(
+        f"results: {result.results_dir}\nsummary: {result.csv_path}\nchart:   {result.chart_path}"
+    )
 
 
 @cli.command(name="list")
-@click.argument("what", type=click.Choice(["tasks", "encoders", "datasets", "metrics"]), default="tasks")
+@click.argument(
+    "what", type=click.Choice(["tasks", "encoders", "datasets", "metrics"]), default="tasks"
+)
 def list_(what: str) -> None:
     """List tasks, encoders, datasets or metrics known to stylebench."""
     from rich.table import Table
@@ -98,26 +111,64 @@ def list_(what: str) -> None:
 
 
 @cli.command()
-@click.option("--model", required=True, help="Encoder: a built-in name (see `stylebench list encoders`), "
-              "a sentence-transformers name or path, hf:<model>, causal:<model>.")
-@click.option("--dataset", "datasets", multiple=True, required=True,
-              help="A Hub-ready dataset folder (from `stylebench build`) or a Hub dataset id; repeatable.")
-@click.option("--tasks", default=None, help="Comma-separated task types (default: every task the data serves).")
-@click.option("--out", type=click.Path(path_type=Path), default=Path("stylebench_results"), show_default=True)
-@click.option("--cache-dir", type=click.Path(path_type=Path), default=None,
-              help="Embedding cache (default: $STYLEBENCH_CACHE or ~/.cache/stylebench/embeddings).")
+@click.option(
+    "--model",
+    required=True,
+    help="Encoder: a built-in name (see `stylebench list encoders`), "
+    "a sentence-transformers name or path, hf:<model>, causal:<model>.",
+)
+@click.option(
+    "--dataset",
+    "datasets",
+    multiple=True,
+    required=True,
+    help="A Hub-ready dataset folder (from `stylebench build`) or a Hub dataset id; repeatable.",
+)
+@click.option(
+    "--tasks",
+    default=None,
+    help="Comma-separated task types (default: every task the data serves).",
+)
+@click.option(
+    "--out", type=click.Path(path_type=Path), default=Path("stylebench_results"), show_default=True
+)
+@click.option(
+    "--cache-dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Embedding cache (default: $STYLEBENCH_CACHE or ~/.cache/stylebench/embeddings).",
+)
 @click.option("--no-cache", is_flag=True, help="Do not read or write the embedding cache.")
 @click.option("--seed", type=int, default=42, show_default=True)
-@click.option("--chunk/--truncate", default=True, show_default=True,
-              help="Chunk-and-pool long texts (STEB App. G) or truncate them to the model's length.")
-@click.option("--fit-corpus", type=click.Path(exists=True, path_type=Path), default=None,
-              help="Reference corpus for TF-IDF (a text file, one document per line); default: the evaluated texts.")
+@click.option(
+    "--chunk/--truncate",
+    default=True,
+    show_default=True,
+    help="Chunk-and-pool long texts (STEB App. G) or truncate them to the model's length.",
+)
+@click.option(
+    "--fit-corpus",
+    type=click.Path(exists=True, path_type=Path),
+    default=None,
+    help="Reference corpus for TF-IDF (a text file, one document per line); default: the evaluated texts.",
+)
 @click.option("--batch-size", type=int, default=32, show_default=True)
 @click.option("--device", default=None, help="torch device for neural encoders (cpu, cuda, ...).")
 @click.option("--no-progress", is_flag=True)
-def run(model: str, datasets: tuple[str, ...], tasks: str | None, out: Path, cache_dir: Path | None,
-        no_cache: bool, seed: int, chunk: bool, fit_corpus: Path | None, batch_size: int,
-        device: str | None, no_progress: bool) -> None:
+def run(
+    model: str,
+    datasets: tuple[str, ...],
+    tasks: str | None,
+    out: Path,
+    cache_dir: Path | None,
+    no_cache: bool,
+    seed: int,
+    chunk: bool,
+    fit_corpus: Path | None,
+    batch_size: int,
+    device: str | None,
+    no_progress: bool,
+) -> None:
     """Evaluate one encoder on datasets; one JSON per (model, dataset, task)."""
     from evaluators.encoders import get_encoder
     from evaluators.report import render_table, summary_rows
@@ -133,26 +184,50 @@ def run(model: str, datasets: tuple[str, ...], tasks: str | None, out: Path, cac
         from evaluators.tasks import get_evaluator
 
         if fit_corpus is not None:
-            corpus = [line.strip() for line in fit_corpus.read_text(encoding="utf-8").splitlines() if line.strip()]
+            corpus = [
+                line.strip()
+                for line in fit_corpus.read_text(encoding="utf-8").splitlines()
+                if line.strip()
+            ]
         else:
-            corpus = list(dict.fromkeys(
-                t for s in specs for t in get_evaluator(s.task_type).texts(load_table(s.dataset, s.config, s.split))
-            ))
+            corpus = list(
+                dict.fromkeys(
+                    t
+                    for s in specs
+                    for t in get_evaluator(s.task_type).texts(
+                        load_table(s.dataset, s.config, s.split)
+                    )
+                )
+            )
         encoder.fit(corpus)
-    runner = Runner(encoder, model, cache_dir=None if no_cache else (cache_dir or _default_cache()),
-                    out_dir=out, seed=seed, progress=not no_progress)
+    runner = Runner(
+        encoder,
+        model,
+        cache_dir=None if no_cache else (cache_dir or _default_cache()),
+        out_dir=out,
+        seed=seed,
+        progress=not no_progress,
+    )
     records = runner.run(specs)
     console = _console()
     console.print(render_table(summary_rows({model: records})))
     for record in records:
-        console.print(f"[dim]{record.path}[/dim]  encoded {record.embedding.n_encoded}/{record.embedding.n_unique} unique texts")
+        console.print(
+            f"[dim]{record.path}[/dim]  encoded {record.embedding.n_encoded}/{record.embedding.n_unique} unique texts"
+        )
 
 
 @cli.command()
 @click.argument("hub_id")
-@click.option("--raw", type=click.Path(path_type=Path), default=None, help="The raw download (folder).")
-@click.option("--out", type=click.Path(path_type=Path), default=None,
-              help="Output folder (default: ./built/<org>__<name>).")
+@click.option(
+    "--raw", type=click.Path(path_type=Path), default=None, help="The raw download (folder)."
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Output folder (default: ./built/<org>__<name>).",
+)
 def build(hub_id: str, raw: Path | None, out: Path | None) -> None:
     """Build a Hub-ready dataset folder (Parquet + card) from its raw download."""
     from dataset_scripts.hub_folder import build_dataset

@@ -90,7 +90,9 @@ def load_table(ref: str, config: str, split: str | None = None) -> Table:
             # datasets 5.x keys the cache of a local folder by its name, not its content:
             # a rebuilt folder (or another folder of the same name) would load stale rows.
             # Local folders are therefore always re-read (cheap: Parquet).
-            dataset_dict = load_dataset(ref, config, download_mode="force_redownload" if local else None)
+            dataset_dict = load_dataset(
+                ref, config, download_mode="force_redownload" if local else None
+            )
     except Exception as error:
         raise StylebenchError(
             f"cannot load {ref!r} config {config!r}: {type(error).__name__}: "

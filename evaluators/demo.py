@@ -61,8 +61,13 @@ def run_demo(out: Path, models: list[str] | None = None, progress: bool = True) 
     specs = plan_tasks([str(dataset_dir)])
     records: dict[str, list[RunRecord]] = {}
     for name in models:
-        runner = Runner(make_encoder(name), name, cache_dir=out / "cache", out_dir=out / "results",
-                        progress=progress)
+        runner = Runner(
+            make_encoder(name),
+            name,
+            cache_dir=out / "cache",
+            out_dir=out / "results",
+            progress=progress,
+        )
         records[name] = runner.run(specs)
     rows = summary_rows(records, DEMO_ALSO)
     csv_path = write_csv(rows, out / "summary.csv")

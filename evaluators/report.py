@@ -22,7 +22,9 @@ def summary_rows(
         for r in records:
             names = [r.result.main_score_name, *(also or {}).get(r.result.task_type, ())]
             for name in dict.fromkeys(names):
-                rows.append((model, r.result.dataset, r.result.task_type, name, r.result.metrics[name]))
+                rows.append(
+                    (model, r.result.dataset, r.result.task_type, name, r.result.metrics[name])
+                )
     return rows
 
 
@@ -44,8 +46,9 @@ def render_table(rows: Sequence[Row], title: str = "stylebench results"):
     table = Table(title=f"{title} on {next(iter(datasets))}" if one else title)
     table.add_column("model", style="bold", no_wrap=True)
     for dataset, task, name in columns:
-        table.add_column(_label(dataset, task.replace("_", " "), name.replace("_", " "), one),
-                         justify="right")
+        table.add_column(
+            _label(dataset, task.replace("_", " "), name.replace("_", " "), one), justify="right"
+        )
     values = {(m, d, t, n): v for m, d, t, n, v in rows}
     for model in dict.fromkeys(m for m, *_ in rows):
         cells = [f"{values[(model, *c)]:.3f}" if (model, *c) in values else "-" for c in columns]

@@ -27,8 +27,18 @@ from evaluators.errors import UnknownNameError
 from evaluators.tasks import DEFAULT_SEED, EVALUATORS, EmbeddingLookup, TaskResult, get_evaluator
 
 COMMIT_EVERY = 256  # texts per cache transaction (the most a killed run can lose)
-_VERSIONED = ("stylebench", "numpy", "scipy", "scikit-learn", "datasets", "evaluate",
-              "torch", "transformers", "sentence-transformers", "spacy")
+_VERSIONED = (
+    "stylebench",
+    "numpy",
+    "scipy",
+    "scikit-learn",
+    "datasets",
+    "evaluate",
+    "torch",
+    "transformers",
+    "sentence-transformers",
+    "spacy",
+)
 
 
 @dataclass(frozen=True)
@@ -108,7 +118,9 @@ class Runner:
         self.batch_size = batch_size
         self.progress = progress
 
-    def embed(self, texts: Sequence[str], label: str = "") -> tuple[EmbeddingLookup, EmbeddingStats]:
+    def embed(
+        self, texts: Sequence[str], label: str = ""
+    ) -> tuple[EmbeddingLookup, EmbeddingStats]:
         """Vectors for ``texts``: each unique text is looked up in the cache and only the
         missing ones are encoded, in committed batches."""
         started = time.perf_counter()
@@ -118,8 +130,11 @@ class Runner:
         stats.n_from_cache = len(found)
         missing = [t for t in unique if t not in found]
         bar = tqdm(
-            total=len(missing), desc=f"embed {label}".strip(), unit="text",
-            disable=not self.progress or not missing, leave=False,
+            total=len(missing),
+            desc=f"embed {label}".strip(),
+            unit="text",
+            disable=not self.progress or not missing,
+            leave=False,
         )
         for start in range(0, len(missing), self.batch_size):
             batch = missing[start : start + self.batch_size]
@@ -132,7 +147,9 @@ class Runner:
         bar.close()
         dims = {v.shape[0] for v in found.values()}
         if len(dims) > 1:
-            raise ValueError(f"{self.model_name}: cached vectors have mixed dimensions {sorted(dims)}")
+            raise ValueError(
+                f"{self.model_name}: cached vectors have mixed dimensions {sorted(dims)}"
+            )
         matrix = np.stack([found[t] for t in unique]) if unique else np.zeros((0, 0), np.float32)
         stats.seconds = time.perf_counter() - started
         return EmbeddingLookup(unique, matrix), stats
@@ -148,15 +165,21 @@ class Runner:
                 key = (spec.config, spec.split)
                 if key not in tables:
                     tables[key] = load_table(ref, spec.config, spec.split)
-            evaluators = [(spec, get_evaluator(spec.task_type, self.seed)) for spec in dataset_specs]
-            texts = [t for spec, ev in evaluators for t in ev.texts(tables[(spec.config, spec.split)])]
+            evaluators = [
+                (spec, get_evaluator(spec.task_type, self.seed)) for spec in dataset_specs
+            ]
+            texts = [
+                t for spec, ev in evaluators for t in ev.texts(tables[(spec.config, spec.split)])
+            ]
             lookup, stats = self.embed(texts, label=tables[next(iter(tables))].name)
             for spec, evaluator in evaluators:
                 table = tables[(spec.config, spec.split)]
                 started = time.perf_counter()
                 result = evaluator.evaluate(table, lookup)
                 seconds = time.perf_counter() - started
-                record = RunRecord(result, None, stats, seconds, {"fingerprint": table.fingerprint, "ref": ref})
+                record = RunRecord(
+                    result, None, stats, seconds, {"fingerprint": table.fingerprint, "ref": ref}
+                )
                 record.path = self._write(record)
                 records.append(record)
         return records
@@ -165,12 +188,19 @@ class Runner:
         if self.out_dir is None:
             return None
         result = record.result
-        path = self.out_dir / slug(self.model_name) / slug(result.dataset) / f"{result.task_type}.json"
+        path = (
+            self.out_dir / slug(self.model_name) / slug(result.dataset) / f"{result.task_type}.json"
+        )
         path.parent.mkdir(parents=True, exist_ok=True)
         payload = {
             "model": {"name": self.model_name, "identity": self.identity},
-            "dataset": {"name": result.dataset, "ref": record.extra["ref"], "config": result.config,
-                        "split": result.split, "fingerprint": record.extra["fingerprint"]},
+            "dataset": {
+                "name": result.dataset,
+                "ref": record.extra["ref"],
+                "config": result.config,
+                "split": result.split,
+                "fingerprint": record.extra["fingerprint"],
+            },
             "task": result.task_type,
             "main_score_name": result.main_score_name,
             "main_score": result.main_score,
@@ -182,8 +212,10 @@ class Runner:
                 "texts_encoded": record.embedding.n_encoded,
                 "texts_from_cache": record.embedding.n_from_cache,
             },
-            "timings": {"encode_seconds": round(record.embedding.seconds, 4),
-                        "evaluation_seconds": round(record.evaluation_seconds, 4)},
+            "timings": {
+                "encode_seconds": round(record.embedding.seconds, 4),
+                "evaluation_seconds": round(record.evaluation_seconds, 4),
+            },
             "seed": result.seed,
             "versions": package_versions(),
             "created_at": datetime.now(UTC).isoformat(timespec="seconds"),

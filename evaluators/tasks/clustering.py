@@ -37,7 +37,9 @@ class ClusteringEvaluator(TaskEvaluator):
         )
         return kmeans.fit_predict(vectors.astype(np.float64))
 
-    def compute(self, table: Table, embed: EmbeddingLookup) -> tuple[dict[str, float], dict[str, int], dict[str, Any]]:
+    def compute(
+        self, table: Table, embed: EmbeddingLookup
+    ) -> tuple[dict[str, float], dict[str, int], dict[str, Any]]:
         labels = [row["label"] for row in table.rows]
         vectors = embed(self.texts(table))
         n_clusters = len(set(labels))

@@ -64,7 +64,9 @@ class OrderAlignmentEvaluator(TaskEvaluator):
     def texts(self, table: Table) -> list[str]:
         return [t for row in table.rows for t in row["texts"]]
 
-    def compute(self, table: Table, embed: EmbeddingLookup) -> tuple[dict[str, float], dict[str, int], dict[str, Any]]:
+    def compute(
+        self, table: Table, embed: EmbeddingLookup
+    ) -> tuple[dict[str, float], dict[str, int], dict[str, Any]]:
         groups: dict[str, list[list[str]]] = defaultdict(list)
         for row in table.rows:
             groups[row["group"]].append(row["texts"])
@@ -77,7 +79,10 @@ class OrderAlignmentEvaluator(TaskEvaluator):
             positions = len(sequences[0])
             vectors = embed(t for seq in sequences for t in seq)
             variants = alignment_costs(vectors.reshape(len(sequences), positions, -1))
-            scores = {name: _mean_accuracy(costs, expected) for name, (costs, expected) in variants.items()}
+            scores = {
+                name: _mean_accuracy(costs, expected)
+                for name, (costs, expected) in variants.items()
+            }
             pairs = len(variants["plain"][0])
             n_pairs += pairs
             for name, value in scores.items():

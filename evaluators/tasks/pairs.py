@@ -46,11 +46,17 @@ class AllToAllPairsEvaluator(TaskEvaluator):
     def texts(self, table: Table) -> list[str]:
         return [row["text"] for row in table.rows]
 
-    def compute(self, table: Table, embed: EmbeddingLookup) -> tuple[dict[str, float], dict[str, int], dict[str, Any]]:
+    def compute(
+        self, table: Table, embed: EmbeddingLookup
+    ) -> tuple[dict[str, float], dict[str, int], dict[str, Any]]:
         labels = np.asarray([row["label"] for row in table.rows])
         scores, same = all_pairs(embed(self.texts(table)), labels)
         metrics = pair_metrics(scores, same)
-        counts = {"n_texts": len(labels), "n_pairs": int(scores.size), "n_positive_pairs": int(same.sum())}
+        counts = {
+            "n_texts": len(labels),
+            "n_pairs": int(scores.size),
+            "n_positive_pairs": int(same.sum()),
+        }
         return metrics, counts, {}
 
 
@@ -63,7 +69,9 @@ class PredefinedPairsEvaluator(TaskEvaluator):
     def texts(self, table: Table) -> list[str]:
         return [t for row in table.rows for t in (row["text1"], row["text2"])]
 
-    def compute(self, table: Table, embed: EmbeddingLookup) -> tuple[dict[str, float], dict[str, int], dict[str, Any]]:
+    def compute(
+        self, table: Table, embed: EmbeddingLookup
+    ) -> tuple[dict[str, float], dict[str, int], dict[str, Any]]:
         left = unit_normalise(embed(row["text1"] for row in table.rows))
         right = unit_normalise(embed(row["text2"] for row in table.rows))
         scores = np.einsum("ij,ij->i", left, right)

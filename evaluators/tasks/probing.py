@@ -60,7 +60,9 @@ def make_probing_columns(
         n_val = int(len(members) * SPLIT_FRACTIONS[1])
         for rank, index in enumerate(members):
             labels[index] = int(label)
-            splits[index] = "train" if rank < n_train else "validation" if rank < n_train + n_val else "test"
+            splits[index] = (
+                "train" if rank < n_train else "validation" if rank < n_train + n_val else "test"
+            )
     return labels, splits
 
 
@@ -68,19 +70,27 @@ class ProbingEvaluator(TaskEvaluator):
     task_type = "probing"
     schema = "probing"
     main_score_name = "accuracy"
-    description = "logistic-regression probe per binned feature (L2 chosen on validation); mean test accuracy"
+    description = (
+        "logistic-regression probe per binned feature (L2 chosen on validation); mean test accuracy"
+    )
 
     def texts(self, table: Table) -> list[str]:
         return [row["text"] for row in table.rows]
 
-    def probe(self, vectors: np.ndarray, labels: np.ndarray, splits: np.ndarray) -> tuple[float, float]:
+    def probe(
+        self, vectors: np.ndarray, labels: np.ndarray, splits: np.ndarray
+    ) -> tuple[float, float]:
         """Test accuracy and the chosen L2 strength for one feature."""
         train, val, test = (splits == s for s in ("train", "validation", "test"))
         if len(np.unique(labels[train])) < 2 or not val.any() or not test.any():
-            raise ValueError("a probing feature needs two classes in train and non-empty validation/test")
+            raise ValueError(
+                "a probing feature needs two classes in train and non-empty validation/test"
+            )
         best = (-1.0, L2_STRENGTHS[0], None)
         for strength in L2_STRENGTHS:
-            model = LogisticRegression(C=1.0 / (strength * train.sum()), max_iter=2000, random_state=self.seed)
+            model = LogisticRegression(
+                C=1.0 / (strength * train.sum()), max_iter=2000, random_state=self.seed
+            )
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 model.fit(vectors[train], labels[train])
@@ -91,7 +101,9 @@ class ProbingEvaluator(TaskEvaluator):
         assert model is not None
         return float((model.predict(vectors[test]) == labels[test]).mean()), best[1]
 
-    def compute(self, table: Table, embed: EmbeddingLookup) -> tuple[dict[str, float], dict[str, int], dict[str, Any]]:
+    def compute(
+        self, table: Table, embed: EmbeddingLookup
+    ) -> tuple[dict[str, float], dict[str, int], dict[str, Any]]:
         features = probing_features(list(table.rows[0]))
         if not features:
             raise ValueError(f"{table.source}: no label_<feature> columns to probe")
@@ -100,7 +112,9 @@ class ProbingEvaluator(TaskEvaluator):
         chosen: dict[str, float] = {}
         for feature in features:
             keep = np.asarray([row[f"label_{feature}"] is not None for row in table.rows])
-            labels = np.asarray([row[f"label_{feature}"] for row in table.rows], dtype=object)[keep].astype(int)
+            labels = np.asarray([row[f"label_{feature}"] for row in table.rows], dtype=object)[
+                keep
+            ].astype(int)
             splits = np.asarray([row[f"split_{feature}"] for row in table.rows], dtype=object)[keep]
             accuracies[feature], chosen[feature] = self.probe(vectors[keep], labels, splits)
         metrics = {"accuracy": float(np.mean(list(accuracies.values())))}

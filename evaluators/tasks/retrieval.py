@@ -33,15 +33,18 @@ class RetrievalEvaluator(TaskEvaluator):
         np.add.at(sums, owner, vectors)
         return unit_normalise(sums / np.bincount(owner)[:, None])
 
-    def compute(self, table: Table, embed: EmbeddingLookup) -> tuple[dict[str, float], dict[str, int], dict[str, Any]]:
+    def compute(
+        self, table: Table, embed: EmbeddingLookup
+    ) -> tuple[dict[str, float], dict[str, int], dict[str, Any]]:
         queries = [row for row in table.rows if row["role"] == "query"]
         targets = [row for row in table.rows if row["role"] == "target"]
         target_authors = {row["author"] for row in targets}
         answerable = [row for row in queries if row["author"] in target_authors]
         similarity = self._pooled(answerable, embed) @ self._pooled(targets, embed).T
-        relevance = np.asarray([row["author"] for row in answerable])[:, None] == np.asarray(
-            [row["author"] for row in targets]
-        )[None, :]
+        relevance = (
+            np.asarray([row["author"] for row in answerable])[:, None]
+            == np.asarray([row["author"] for row in targets])[None, :]
+        )
         ks = tuple(k for k in STEB_RECALL_KS if k < len(targets)) or (1,)
         metrics = retrieval_scores(similarity, relevance, ks=ks)
         counts = {

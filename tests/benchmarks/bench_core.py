@@ -54,14 +54,18 @@ def bench_embed_once() -> bool:
         folder, _ = build_dataset(get_dataset(HUB_ID), None, Path(tmp) / "demo")
         specs = plan_tasks([str(folder)])
         encoder = Counting(get_encoder("function-words"))
-        records = Runner(encoder, "function-words", cache_dir=Path(tmp) / "cache", progress=False).run(specs)
+        records = Runner(
+            encoder, "function-words", cache_dir=Path(tmp) / "cache", progress=False
+        ).run(specs)
     tasks = sorted({r.result.task_type for r in records})
     unique = records[0].embedding.n_unique
     needed = records[0].embedding.n_texts
     ratio = len(encoder.calls) / unique
     print(f"(a) embed-once on {HUB_ID}: tasks={tasks}")
-    print(f"    texts needed by the tasks={needed}, unique={unique}, encoded={len(encoder.calls)}, "
-          f"encoded/unique = {ratio:.2f} (target 1.00)")
+    print(
+        f"    texts needed by the tasks={needed}, unique={unique}, encoded={len(encoder.calls)}, "
+        f"encoded/unique = {ratio:.2f} (target 1.00)"
+    )
     return ratio == 1.0 and len(tasks) >= 3
 
 
@@ -91,8 +95,12 @@ def bench_all_to_all_auc(n_texts: int = 2850, n_labels: int = 19, dim: int = 384
     ratio = t_ours / t_ref
     n_pairs = len(labels) * (len(labels) - 1) // 2
     print(f"(c) all-to-all AUC, {len(labels)} texts, {n_pairs:,} pairs")
-    print(f"    straightforward (triu_indices + sklearn roc_auc_score): {t_ref:.3f} s  auc={auc_ref:.6f}")
-    print(f"    stylebench (mask + one-sort kernel):                    {t_ours:.3f} s  auc={auc_ours:.6f}")
+    print(
+        f"    straightforward (triu_indices + sklearn roc_auc_score): {t_ref:.3f} s  auc={auc_ref:.6f}"
+    )
+    print(
+        f"    stylebench (mask + one-sort kernel):                    {t_ours:.3f} s  auc={auc_ours:.6f}"
+    )
     print(f"    ratio = {ratio:.2f} (target <= 0.60); |diff| = {abs(auc_ours - auc_ref):.2e}")
     return ratio <= 0.60 and abs(auc_ours - auc_ref) < 1e-6
 

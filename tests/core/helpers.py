@@ -18,7 +18,9 @@ def table(config: str, rows: list[dict[str, Any]], name: str = "toy") -> Table:
 
 def lookup(vectors: dict[str, np.ndarray]) -> EmbeddingLookup:
     texts = list(vectors)
-    return EmbeddingLookup(texts, np.stack([np.asarray(vectors[t], dtype=np.float32) for t in texts]))
+    return EmbeddingLookup(
+        texts, np.stack([np.asarray(vectors[t], dtype=np.float32) for t in texts])
+    )
 
 
 def random_lookup(texts: list[str], dim: int = 8, seed: int = 0) -> EmbeddingLookup:

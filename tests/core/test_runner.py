@@ -28,14 +28,26 @@ class CountingEncoder:
             raise KeyboardInterrupt("simulated kill")
         self.encoded.extend(texts)
         return np.array(
-            [[len(t), t.count("!"), sum(c.isupper() for c in t), t.count(" "), t.count("'") + 1] for t in texts],
+            [
+                [len(t), t.count("!"), sum(c.isupper() for c in t), t.count(" "), t.count("'") + 1]
+                for t in texts
+            ],
             dtype=np.float32,
         )
 
 
 def _spec() -> DatasetSpec:
-    return DatasetSpec("test/toy", "toy", "toy data", lambda raw: ({}, {}), "mit", "none", "", "none",
-                       needs_raw=False)
+    return DatasetSpec(
+        "test/toy",
+        "toy",
+        "toy data",
+        lambda raw: ({}, {}),
+        "mit",
+        "none",
+        "",
+        "none",
+        needs_raw=False,
+    )
 
 
 @pytest.fixture()
@@ -43,34 +55,62 @@ def toy_folder(tmp_path: Path) -> Path:
     plain = [f"the cat number {i} sat on the mat" for i in range(12)]
     shout = [s.upper() + "!!!" for s in plain]
     contracted = [s.replace("the cat", "it's the cat") for s in plain]
-    labelled = [{"id": f"{lab}-{i}", "text": t, "label": lab}
-                for lab, texts in (("plain", plain), ("shout", shout), ("contr", contracted))
-                for i, t in enumerate(texts)]
-    sequences = [{"id": f"s{i}", "group": "shout", "texts": [shout[i], plain[i]], "styles": ["shout", "plain"]}
-                 for i in range(12)]
-    sequences += [{"id": f"c{i}", "group": "contr", "texts": [contracted[i], plain[i]], "styles": ["c", "p"]}
-                  for i in range(12)]
+    labelled = [
+        {"id": f"{lab}-{i}", "text": t, "label": lab}
+        for lab, texts in (("plain", plain), ("shout", shout), ("contr", contracted))
+        for i, t in enumerate(texts)
+    ]
+    sequences = [
+        {
+            "id": f"s{i}",
+            "group": "shout",
+            "texts": [shout[i], plain[i]],
+            "styles": ["shout", "plain"],
+        }
+        for i in range(12)
+    ]
+    sequences += [
+        {"id": f"c{i}", "group": "contr", "texts": [contracted[i], plain[i]], "styles": ["c", "p"]}
+        for i in range(12)
+    ]
     tables = {"labelled_texts": {"test": labelled}, "style_sequences": {"test": sequences}}
     return write_hub_folder(_spec(), tables, tmp_path / "toy")
 
 
 def test_three_tasks_embed_each_unique_text_once(toy_folder: Path, tmp_path: Path) -> None:
     specs = plan_tasks([str(toy_folder)])
-    assert sorted(s.task_type for s in specs) == ["all_to_all_pairs", "clustering", "order_alignment"]
+    assert sorted(s.task_type for s in specs) == [
+        "all_to_all_pairs",
+        "clustering",
+        "order_alignment",
+    ]
     encoder = CountingEncoder()
-    runner = Runner(encoder, "toy", cache_dir=tmp_path / "cache", out_dir=tmp_path / "out", progress=False)
+    runner = Runner(
+        encoder, "toy", cache_dir=tmp_path / "cache", out_dir=tmp_path / "out", progress=False
+    )
     records = runner.run(specs)
     unique = 36  # 12 plain + 12 shout + 12 contracted, shared by the three tasks
     assert len(encoder.encoded) == unique == len(set(encoder.encoded))
     assert all(r.embedding.n_unique == unique and r.embedding.n_encoded == unique for r in records)
     payload = json.loads(records[0].path.read_text())
-    for key in ("main_score", "metrics", "counts", "seed", "versions", "timings", "embedding", "model"):
+    for key in (
+        "main_score",
+        "metrics",
+        "counts",
+        "seed",
+        "versions",
+        "timings",
+        "embedding",
+        "model",
+    ):
         assert key in payload
     assert payload["embedding"]["texts_encoded"] == unique
     assert set(payload["timings"]) == {"encode_seconds", "evaluation_seconds"}
 
     again = CountingEncoder()
-    records2 = Runner(again, "toy", cache_dir=tmp_path / "cache", out_dir=tmp_path / "out2", progress=False).run(specs)
+    records2 = Runner(
+        again, "toy", cache_dir=tmp_path / "cache", out_dir=tmp_path / "out2", progress=False
+    ).run(specs)
     assert again.encoded == []  # all from cache
     assert [r.result.metrics for r in records2] == [r.result.metrics for r in records]
 

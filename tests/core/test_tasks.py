@@ -37,7 +37,9 @@ def test_clustering_matches_sklearn_and_is_reproducible() -> None:
     second = get_evaluator("clustering", seed=42).evaluate(data, embed)
     assert first.metrics == second.metrics
     vectors = embed([row["text"] for row in data.rows]).astype(np.float64)
-    expected = MiniBatchKMeans(n_clusters=4, batch_size=32, random_state=42, n_init="auto").fit_predict(vectors)
+    expected = MiniBatchKMeans(
+        n_clusters=4, batch_size=32, random_state=42, n_init="auto"
+    ).fit_predict(vectors)
     gold = [row["label"] for row in data.rows]
     assert first.main_score == pytest.approx(v_measure_score(gold, expected), abs=1e-12)
     assert first.main_score > 0.8  # well separated clusters
@@ -51,7 +53,9 @@ def test_all_to_all_auc_equals_straightforward_sklearn_path() -> None:
     similarity = unit @ unit.T
     labels = np.array([row["label"] for row in data.rows])
     i, j = np.triu_indices(len(labels), k=1)
-    assert result.metrics["auc"] == pytest.approx(roc_auc_score(labels[i] == labels[j], similarity[i, j]), abs=1e-6)
+    assert result.metrics["auc"] == pytest.approx(
+        roc_auc_score(labels[i] == labels[j], similarity[i, j]), abs=1e-6
+    )
     assert result.counts["n_pairs"] == len(i)
     assert 0 <= result.metrics["eer"] <= 0.5
 
@@ -67,26 +71,41 @@ def test_predefined_pairs_auc() -> None:
         vectors[b] = base + rng.normal(scale=0.3 if same else 3.0, size=5)
         rows.append({"id": str(k), "text1": a, "text2": b, "label": same})
     result = get_evaluator("predefined_pairs").evaluate(table("text_pairs", rows), lookup(vectors))
-    cos = [np.dot(vectors[r["text1"]], vectors[r["text2"]]) / np.linalg.norm(vectors[r["text1"]]) / np.linalg.norm(vectors[r["text2"]]) for r in rows]
-    assert result.main_score == pytest.approx(roc_auc_score([r["label"] for r in rows], cos), abs=1e-6)
+    cos = [
+        np.dot(vectors[r["text1"]], vectors[r["text2"]])
+        / np.linalg.norm(vectors[r["text1"]])
+        / np.linalg.norm(vectors[r["text2"]])
+        for r in rows
+    ]
+    assert result.main_score == pytest.approx(
+        roc_auc_score([r["label"] for r in rows], cos), abs=1e-6
+    )
 
 
 def _brute_force_accuracy(cost: np.ndarray, expected: np.ndarray) -> float:
     """Optimal injection of rows into columns by enumeration (no ties in these tests)."""
     rows, cols = cost.shape
-    best = min(itertools.permutations(range(cols), rows), key=lambda p: cost[np.arange(rows), list(p)].sum())
+    best = min(
+        itertools.permutations(range(cols), rows),
+        key=lambda p: cost[np.arange(rows), list(p)].sum(),
+    )
     return float(np.mean(np.array(best) == expected))
 
 
 @pytest.mark.parametrize("positions", [2, 3, 4])
 def test_order_alignment_equals_brute_force(positions: int) -> None:
-    rng = np.random.default_rng(positions)
+    np.random.default_rng(positions)
     rows = []
     for group in ("g1", "g2"):
         for k in range(6):
-            rows.append({"id": f"{group}-{k}", "group": group,
-                         "texts": [f"{group} {k} pos {p}" for p in range(positions)],
-                         "styles": [f"s{p}" for p in range(positions)]})
+            rows.append(
+                {
+                    "id": f"{group}-{k}",
+                    "group": group,
+                    "texts": [f"{group} {k} pos {p}" for p in range(positions)],
+                    "styles": [f"s{p}" for p in range(positions)],
+                }
+            )
     data = table("style_sequences", rows)
     # positive coordinates keep every cosine > 0, so no cost is clipped and no tie occurs
     raw = random_lookup([t for r in rows for t in r["texts"]], dim=5, seed=positions)
@@ -94,7 +113,9 @@ def test_order_alignment_equals_brute_force(positions: int) -> None:
     result = get_evaluator("order_alignment").evaluate(data, embed)
     plain, distract = [], []
     for group in ("g1", "g2"):
-        seqs = [np.asarray(embed(r["texts"]), dtype=np.float64) for r in rows if r["group"] == group]
+        seqs = [
+            np.asarray(embed(r["texts"]), dtype=np.float64) for r in rows if r["group"] == group
+        ]
         seqs = [s / np.linalg.norm(s, axis=1, keepdims=True) for s in seqs]
         for i, j in itertools.combinations(range(len(seqs)), 2):
             ref, tgt = seqs[i], seqs[j]
@@ -112,10 +133,14 @@ def test_order_alignment_equals_brute_force(positions: int) -> None:
 def test_order_alignment_hungarian_matches_scipy_on_costs() -> None:
     rng = np.random.default_rng(7)
     seqs = rng.normal(size=(5, 4, 6))
-    costs, expected = alignment_costs(seqs)["plain"]
+    costs, _expected = alignment_costs(seqs)["plain"]
     for cost in costs:
         r, c = linear_sum_assignment(cost)
-        assert cost[r, c].sum() <= min(cost[np.arange(4), list(p)].sum() for p in itertools.permutations(range(4))) + 1e-12
+        assert (
+            cost[r, c].sum()
+            <= min(cost[np.arange(4), list(p)].sum() for p in itertools.permutations(range(4)))
+            + 1e-12
+        )
 
 
 def test_stel_or_content_semantics() -> None:
@@ -137,7 +162,10 @@ def test_stel_or_content_semantics() -> None:
 
 
 def test_order_alignment_constant_encoder_scores_chance() -> None:
-    rows = [{"id": str(k), "group": "g", "texts": [f"{k}+", f"{k}-"], "styles": ["+", "-"]} for k in range(4)]
+    rows = [
+        {"id": str(k), "group": "g", "texts": [f"{k}+", f"{k}-"], "styles": ["+", "-"]}
+        for k in range(4)
+    ]
     constant = lookup({t: [1.0, 1.0] for r in rows for t in r["texts"]})
     res = get_evaluator("order_alignment").evaluate(table("style_sequences", rows), constant)
     assert res.metrics["accuracy"] == pytest.approx(0.5)
@@ -151,8 +179,14 @@ def test_retrieval_by_hand() -> None:
         {"id": "tb", "author": "b", "role": "target", "texts": ["tb1"]},
         {"id": "tc", "author": "c", "role": "target", "texts": ["tc1"]},
     ]
-    vectors = {"qa1": [1, 0, 0], "qa2": [1, 0.2, 0], "qb1": [1, 0, 0.1],  # qb looks like a and c
-               "ta1": [1, 0.1, 0], "tb1": [0, 0, 1], "tc1": [1, 0, 0.05]}
+    vectors = {
+        "qa1": [1, 0, 0],
+        "qa2": [1, 0.2, 0],
+        "qb1": [1, 0, 0.1],  # qb looks like a and c
+        "ta1": [1, 0.1, 0],
+        "tb1": [0, 0, 1],
+        "tc1": [1, 0, 0.05],
+    }
     res = get_evaluator("retrieval").evaluate(table("retrieval", rows), lookup(vectors))
     # query a: ta ranks 1. query b: tc (0.9988), ta (0.99), tb (0.0995) -> rank 3
     assert res.metrics["mrr"] == pytest.approx((1 + 1 / 3) / 2)
@@ -162,7 +196,11 @@ def test_retrieval_by_hand() -> None:
 
 def test_quantile_bins_match_pandas_qcut() -> None:
     rng = np.random.default_rng(0)
-    for values in (rng.normal(size=500), rng.integers(0, 4, size=500).astype(float), rng.exponential(size=200)):
+    for values in (
+        rng.normal(size=500),
+        rng.integers(0, 4, size=500).astype(float),
+        rng.exponential(size=200),
+    ):
         expected = pd.qcut(values, q=5, labels=False, duplicates="drop")
         np.testing.assert_array_equal(quantile_bins(values), expected)
 
@@ -184,4 +222,6 @@ def test_probing_balanced_splits_and_probe() -> None:
     res = get_evaluator("probing").evaluate(table("probing", rows), embed)
     assert res.metrics["accuracy_signal"] > 0.6
     assert res.metrics["accuracy_noise"] < 0.4  # chance is 0.2
-    assert res.metrics["accuracy"] == pytest.approx((res.metrics["accuracy_signal"] + res.metrics["accuracy_noise"]) / 2)
+    assert res.metrics["accuracy"] == pytest.approx(
+        (res.metrics["accuracy_signal"] + res.metrics["accuracy_noise"]) / 2
+    )

@@ -43,9 +43,15 @@ def _independent_pairs(stel_root: Path) -> dict[str, list[tuple[str, str]]]:
                 if style not in MORE:
                     continue
                 _, anchors, alternatives = row["ID"].split("_")[:3]
-                for (a, b), ids in (((row["Anchor 1"], row["Anchor 2"]), anchors),
-                                    ((row["Alternative 1.1"], row["Alternative 1.2"]), alternatives)):
-                    pair = (a.strip(), b.strip()) if ids.startswith(MORE[style]) else (b.strip(), a.strip())
+                for (a, b), ids in (
+                    ((row["Anchor 1"], row["Anchor 2"]), anchors),
+                    ((row["Alternative 1.1"], row["Alternative 1.2"]), alternatives),
+                ):
+                    pair = (
+                        (a.strip(), b.strip())
+                        if ids.startswith(MORE[style])
+                        else (b.strip(), a.strip())
+                    )
                     if pair not in pairs[style]:
                         pairs[style].append(pair)
     return pairs
@@ -71,7 +77,9 @@ def test_stel_feature_counts(stel_feature: Path) -> None:
 
 def test_function_words_order_alignment_pinned(stel_feature: Path, corpora: Path) -> None:
     encoder = get_encoder("function-words")
-    record = Runner(encoder, "function-words", progress=False).run(plan_tasks([str(stel_feature)]))[0]
+    record = Runner(encoder, "function-words", progress=False).run(plan_tasks([str(stel_feature)]))[
+        0
+    ]
     result = record.result
     assert result.counts["n_pairs"] == 29_900
     assert result.metrics["accuracy"] == pytest.approx(PINNED_ACCURACY, abs=1e-12)

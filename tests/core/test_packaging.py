@@ -1,0 +1,89 @@
+"""A non-editable install carries metrics/ and spaces/ and resolves them."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def wheel(repo_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--quiet",
+            "-w",
+            str(out),
+            str(repo_root),
+        ],
+        check=True,
+    )
+    return next(out.glob("stylebench-*.whl"))
+
+
+def test_wheel_contents(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for name in (
+        "tpr_at_fpr",
+        "auroc",
+        "v_measure",
+        "macro_accuracy",
+        "order_alignment_accuracy",
+        "retrieval",
+        "pan_verification",
+    ):
+        for file in (f"{name}.py", "README.md", "app.py", "requirements.txt"):
+            assert f"evaluators/_bundled/metrics/{name}/{file}" in names
+    assert "evaluators/_bundled/spaces/README.md" in names
+    assert "evaluators/cli.py" in names and "dataset_scripts/steb/stel.py" in names
+    assert "evaluators/encoders/resources/function_words.txt" in names
+    assert not any(n.startswith("tests/") for n in names)
+
+
+def test_installed_wheel_loads_bundled_metric(wheel: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--target",
+            str(site),
+            str(wheel),
+        ],
+        check=True,
+    )
+    code = (
+        "import evaluators, evaluators.paths as p;"
+        "from evaluators.metric_loading import load_metric;"
+        f"assert evaluators.__file__.startswith({str(site)!r}), evaluators.__file__;"
+        f"assert str(p.metrics_dir()).startswith({str(site)!r});"
+        "m = load_metric('tpr_at_fpr');"
+        "print(m.compute(predictions=[0.9, 0.8, 0.3, 0.1], references=[1, 1, 0, 0])['tpr'])"
+    )
+    env = {**os.environ, "PYTHONPATH": str(site), "HF_HOME": str(tmp_path / "hf")}
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "1.0"
