@@ -12,7 +12,7 @@ module folder shipped with stylebench (``metrics/<name>/`` in a checkout,
 
 :class:`DirectComputeMixin` is mixed into every bundled module: a one-shot
 ``compute(predictions=..., references=...)`` on arrays skips ``evaluate``'s Arrow round
-trip, which costs about 2 s per million scalar rows (one Python call per value). The
+trip, which costs 1-2 s per million scalar rows (Python-level encoding of every value). The
 ``parse_*`` helpers and :func:`json_safe` turn pasted text into inputs and results into
 JSON for the metric Space apps.
 """
@@ -136,7 +136,7 @@ class DirectComputeMixin:
     """Mixin for ``evaluate.Metric`` subclasses: a fast path for one-shot ``compute``.
 
     ``evaluate`` normally encodes every value in Python, writes an Arrow file and reads it
-    back (about 2 s per million scalar rows). When ``compute`` is called once with all
+    back (1-2 s per million scalar rows). When ``compute`` is called once with all
     inputs as arrays or rectangular lists, nothing is pending from ``add``/``add_batch``
     and the module runs in a single process, the inputs are checked against the declared
     features (same nesting depth; a compatible dtype: numbers for float features,

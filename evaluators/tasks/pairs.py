@@ -12,17 +12,19 @@ from typing import Any
 import numpy as np
 
 from evaluators.data import Table
-from evaluators.metric_math import eer, partial_auc, roc_auc
+from evaluators.metric_math import roc_summary
 from evaluators.tasks.base import EmbeddingLookup, TaskEvaluator, unit_normalise
 
 PARTIAL_AUC_FPRS = (0.01, 0.05, 0.1)
 
 
 def pair_metrics(scores: np.ndarray, labels: np.ndarray) -> dict[str, float]:
-    """AUROC, EER and partial AUCs (McClish-standardised, as scikit-learn's max_fpr)."""
-    metrics = {"auc": roc_auc(scores, labels), "eer": eer(scores, labels)}
+    """AUROC, EER and partial AUCs (McClish-standardised, as scikit-learn's max_fpr),
+    all from one sort of the scores."""
+    summary = roc_summary(scores, labels, max_fpr=PARTIAL_AUC_FPRS)
+    metrics = {"auc": summary["auroc"], "eer": summary["eer"]}
     for max_fpr in PARTIAL_AUC_FPRS:
-        metrics[f"auc@{max_fpr:g}"] = partial_auc(scores, labels, max_fpr)
+        metrics[f"auc@{max_fpr:g}"] = summary[f"partial_auc@{max_fpr:g}"]
     return metrics
 
 
