@@ -47,10 +47,25 @@ def register(spec: DatasetSpec) -> DatasetSpec:
     return spec
 
 
+BUILDER_PACKAGES = ("demo", "steb", "arb", "valla", "styledisc")
+
+
 def _load_builtin_builders() -> None:
-    # Importing the modules registers their datasets.
-    from dataset_scripts.demo import build  # noqa: F401
-    from dataset_scripts.steb import stel  # noqa: F401
+    """Import every module of the builder packages: a module registers its datasets
+    when it is imported (``register`` at module level), so adding a builder needs no
+    edit here. Idempotent (Python imports a module once)."""
+    import importlib
+    import pkgutil
+
+    for package_name in BUILDER_PACKAGES:
+        try:
+            package = importlib.import_module(f"dataset_scripts.{package_name}")
+        except ModuleNotFoundError as error:
+            if error.name == f"dataset_scripts.{package_name}":
+                continue  # that family has no builders yet
+            raise
+        for module in pkgutil.iter_modules(package.__path__, prefix=f"{package.__name__}."):
+            importlib.import_module(module.name)
 
 
 def all_datasets() -> dict[str, DatasetSpec]:

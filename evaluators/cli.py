@@ -255,6 +255,32 @@ def push(folder: Path, repo_id: str, private: bool) -> None:
     _console().print(push_folder(folder, repo_id, private=private))
 
 
+# Benchmark families add their own command groups (``stylebench valla ...``): a module
+# listed here that exists must define ``COMMAND`` (a click command or group).
+PLUGIN_MODULES = (
+    "evaluators.steb_scores.cli",
+    "evaluators.arb.cli",
+    "evaluators.valla.cli",
+    "evaluators.styledisc.cli",
+)
+
+
+def _add_plugins() -> None:
+    import importlib
+    import importlib.util
+
+    for name in PLUGIN_MODULES:
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except ModuleNotFoundError:  # the parent package does not exist (yet)
+            found = False
+        if found:
+            cli.add_command(importlib.import_module(name).COMMAND)
+
+
+_add_plugins()
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: stylebench errors become one line on stderr and exit status 2."""
     try:
@@ -265,6 +291,8 @@ def main(argv: list[str] | None = None) -> None:
         error.show()
         sys.exit(error.exit_code)
     except (StylebenchError, FileNotFoundError, ValueError) as error:
+        if os.environ.get("STYLEBENCH_DEBUG"):
+            raise
         click.echo(f"error: {error}", err=True)
         sys.exit(2)
 

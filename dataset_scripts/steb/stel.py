@@ -22,6 +22,7 @@ from typing import Any
 
 from dataset_scripts.registry import DatasetSpec, register
 from dataset_scripts.steb import STEB_CITATION
+from dataset_scripts.steb.sampling import cap_per_class
 from evaluators.errors import DataError
 
 # style type -> (id prefix of the sentence with MORE of the style, of the one with LESS)
@@ -123,6 +124,7 @@ def _build(raw: Path | None, styles: tuple[str, ...]) -> tuple[dict[str, Any], d
             rows.append(
                 {"id": f"{style}-{index}", "group": style, "texts": [more, less], "styles": labels}
             )
+    rows = cap_per_class(rows, key=lambda row: row["group"], dropped=dropped, what="style group")
     other = {s for s in pairs if s not in styles}
     for style in other:
         dropped[f"{style} pairs (belong to the other STEL config)"] += len(pairs[style])
@@ -134,7 +136,10 @@ _PROTOCOL = (
     "which sentence carries more of the style, and each pair becomes a sequence "
     "`[more, less]` (`styles` names the positions). Pairs are de-duplicated per style type. "
     "Order alignment pairs every sequence with every other sequence of its style type "
-    "(STEB App. C.1), in both the plain and the distractor variant. The em-subj-pronoun "
+    "(STEB App. C.1), in both the plain and the distractor variant. As in STEB, every style "
+    "group keeps its first n sequences in file order, n = min(group size) clamped to "
+    "[25, 200] (Table 15: 3 x 100 sequences for STEL_feature, 2 x 196 for STEL_register). "
+    "The em-subj-pronoun "
     "file is not used by STEB and is dropped (counted below)."
 )
 
