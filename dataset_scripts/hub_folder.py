@@ -71,6 +71,10 @@ def build_dataset(
 ) -> tuple[Path, dict[str, int]]:
     """Run the registered builder on ``raw`` and write the folder; returns the folder
     and the report of dropped rows."""
+    if spec.builder is None:
+        raise FileNotFoundError(
+            f"{spec.hub_id} has no build script yet; its source is {spec.source_url}"
+        )
     if spec.needs_raw and raw is None:
         raise FileNotFoundError(
             f"{spec.hub_id} is built from its raw download ({spec.source_url}); pass --raw"

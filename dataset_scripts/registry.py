@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,10 +18,17 @@ Builder = Callable[[Path | None], BuildOutput]
 
 @dataclass(frozen=True)
 class DatasetSpec:
+    """Everything known about one dataset: card metadata and (optionally) its builder.
+
+    ``builder`` is ``None`` for a catalogued dataset whose build script does not exist yet.
+    ``extra`` holds family-specific metadata (for STEB: task types, attribute bucket,
+    definitional cluster, Table 15 sample counts).
+    """
+
     hub_id: str
     pretty_name: str
     summary: str
-    builder: Builder
+    builder: Builder | None
     license: str
     source_url: str
     citation: str
@@ -37,14 +44,54 @@ class DatasetSpec:
         return self.hub_id.replace("/", "__")
 
 
+@dataclass(frozen=True)
+class BuilderInfo:
+    """A build script attached to a catalogued dataset (see :func:`builder`)."""
+
+    build: Builder
+    protocol: str
+    raw_hint: str = ""
+    needs_raw: bool = True
+
+
 _REGISTRY: dict[str, DatasetSpec] = {}
+_BUILDERS: dict[str, BuilderInfo] = {}
+# Catalogues: callables returning specs *without* builders (e.g. STEB's 96 datasets);
+# a builder registered with :func:`builder` is attached by hub id.
+_CATALOGUES: list[Callable[[], list[DatasetSpec]]] = []
 
 
 def register(spec: DatasetSpec) -> DatasetSpec:
+    """Register a dataset whose metadata lives with its builder (e.g. the demo)."""
     if spec.hub_id in _REGISTRY:
         raise ValueError(f"dataset {spec.hub_id!r} is registered twice")
     _REGISTRY[spec.hub_id] = spec
     return spec
+
+
+def builder(
+    hub_id: str, *, protocol: str, raw_hint: str = "", needs_raw: bool = True
+) -> Callable[[Builder], Builder]:
+    """Decorator attaching a build script to a catalogued dataset::
+
+        @builder("steb/StylePTB", protocol="...", raw_hint="StylePTB")
+        def build(raw: Path | None) -> BuildOutput: ...
+
+    ``protocol`` (Markdown) goes into the card; ``raw_hint`` names the folder under
+    ``../shared/corpora`` holding the raw download, where there is one.
+    """
+
+    def attach(function: Builder) -> Builder:
+        if hub_id in _BUILDERS:
+            raise ValueError(f"two builders for {hub_id!r}")
+        _BUILDERS[hub_id] = BuilderInfo(function, protocol, raw_hint, needs_raw)
+        return function
+
+    return attach
+
+
+def register_catalogue(catalogue: Callable[[], list[DatasetSpec]]) -> None:
+    _CATALOGUES.append(catalogue)
 
 
 BUILDER_PACKAGES = ("demo", "steb", "arb", "valla", "styledisc")
@@ -69,8 +116,27 @@ def _load_builtin_builders() -> None:
 
 
 def all_datasets() -> dict[str, DatasetSpec]:
+    """Every registered and catalogued dataset, builders attached."""
     _load_builtin_builders()  # idempotent: a module registers once, on first import
-    return dict(_REGISTRY)
+    merged = dict(_REGISTRY)
+    for catalogue in _CATALOGUES:
+        for spec in catalogue():
+            if spec.hub_id in merged:
+                raise ValueError(f"dataset {spec.hub_id!r} is both registered and catalogued")
+            info = _BUILDERS.get(spec.hub_id)
+            if info is not None:
+                spec = replace(
+                    spec,
+                    builder=info.build,
+                    protocol=info.protocol,
+                    raw_hint=info.raw_hint,
+                    needs_raw=info.needs_raw,
+                )
+            merged[spec.hub_id] = spec
+    orphans = sorted(set(_BUILDERS) - set(merged))
+    if orphans:
+        raise ValueError(f"builders for datasets missing from every catalogue: {orphans}")
+    return merged
 
 
 def get_dataset(hub_id: str) -> DatasetSpec:

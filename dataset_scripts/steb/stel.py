@@ -20,8 +20,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from dataset_scripts.registry import DatasetSpec, register
-from dataset_scripts.steb import STEB_CITATION
+from dataset_scripts.registry import builder
 from dataset_scripts.steb.sampling import cap_per_class
 from evaluators.errors import DataError
 
@@ -36,14 +35,6 @@ STYLE_MARKERS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, str]
 FEATURE_TYPES = ("contraction", "emotives", "nbr_substitution")
 REGISTER_TYPES = ("formality", "simplicity")
 COLUMNS = ("Anchor 1", "Anchor 2", "Alternative 1.1", "Alternative 1.2", "ID", "style type")
-
-STEL_CITATION = """@inproceedings{wegmann-nguyen-2021-capture,
-  title     = {Does It Capture {STEL}? A Modular, Similarity-based Linguistic Style Evaluation Framework},
-  author    = {Wegmann, Anna and Nguyen, Dong},
-  booktitle = {Proceedings of EMNLP 2021},
-  year      = {2021},
-  pages     = {7109--7130}
-}"""
 
 
 def _stel_files(raw: Path) -> list[Path]:
@@ -143,31 +134,14 @@ _PROTOCOL = (
     "file is not used by STEB and is dropped (counted below)."
 )
 
-for _hub_id, _styles, _what, _license in (
-    (
-        "steb/STEL_feature",
-        FEATURE_TYPES,
-        "linguistic features (contraction, emotives, number substitution)",
-        "MIT",
-    ),
-    (
-        "steb/STEL_register",
-        REGISTER_TYPES,
-        "registers (formality, simplicity)",
-        "MIT; the formality sample derives from GYAFC (Yahoo Answers) under the Yahoo Webscope terms",
-    ),
-):
-    register(
-        DatasetSpec(
-            hub_id=_hub_id,
-            pretty_name=f"STEB {_hub_id.split('/')[1]}",
-            summary=f"STEL parallel sentence pairs for {_what}, as STEB order-alignment data.",
-            builder=lambda raw, _s=_styles: _build(raw, _s),
-            license=_license,
-            source_url="https://github.com/nlpsoc/STEL",
-            citation=STEB_CITATION + "\n" + STEL_CITATION,
-            raw_format="STEL quadruple TSV files (Data/STEL/characteristics|dimensions/*.tsv)",
-            protocol=_PROTOCOL,
-            raw_hint="STEL",
-        )
-    )
+
+@builder("steb/STEL_feature", protocol=_PROTOCOL, raw_hint="STEL")
+def build_feature(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+    """STEL contraction, emotives and number-substitution pairs."""
+    return _build(raw, FEATURE_TYPES)
+
+
+@builder("steb/STEL_register", protocol=_PROTOCOL, raw_hint="STEL")
+def build_register(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+    """STEL formality and simplicity pairs."""
+    return _build(raw, REGISTER_TYPES)
