@@ -111,7 +111,7 @@ def _load_builtin_builders() -> None:
             if error.name == f"dataset_scripts.{package_name}":
                 continue  # that family has no builders yet
             raise
-        for module in pkgutil.iter_modules(package.__path__, prefix=f"{package.__name__}."):
+        for module in pkgutil.walk_packages(package.__path__, prefix=f"{package.__name__}."):
             importlib.import_module(module.name)
 
 

@@ -1,6 +1,9 @@
 """The catalogue of STEB's 96 datasets (paper App. C, Tables 10, 13 and 15), declared
 once: the registry, ``stylebench list datasets`` and every dataset card read it.
 
+Entries live in submodules by family (``order_alignment``, ``style_attributes``,
+``authorship``), each defining ``DATASETS: tuple[StebDataset, ...]``.
+
 Builders attach themselves with :func:`dataset_scripts.registry.builder` using the hub
 id ``steb/<name>``, where ``<name>`` is the dataset's name in Table 15.
 """
@@ -77,49 +80,32 @@ class StebDataset:
         )
 
 
-STEL_CITATION = """@inproceedings{wegmann-nguyen-2021-capture,
-  title     = {Does It Capture {STEL}? A Modular, Similarity-based Linguistic Style Evaluation Framework},
-  author    = {Wegmann, Anna and Nguyen, Dong},
-  booktitle = {Proceedings of EMNLP 2021},
-  year      = {2021},
-  pages     = {7109--7130}
-}"""
+CATALOGUE_MODULES = ("order_alignment", "style_attributes", "authorship")
 
-STEB_DATASETS: tuple[StebDataset, ...] = (
-    StebDataset(
-        name="STEL_feature",
-        summary="STEL parallel sentence pairs for linguistic features (contraction, emotives, "
-        "number substitution), as STEB order-alignment data.",
-        bucket="feature",
-        definitional=("linguistic_features", "content_independence"),
-        counts={ORDER: SampleCount(3, 200, 600)},
-        source_url="https://github.com/nlpsoc/STEL",
-        license="MIT",
-        raw_format="STEL quadruple TSV files (Data/STEL/characteristics|dimensions/*.tsv)",
-        citation=STEL_CITATION,
-    ),
-    StebDataset(
-        name="STEL_register",
-        summary="STEL parallel sentence pairs for registers (formality, simplicity), as STEB "
-        "order-alignment data.",
-        bucket="register",
-        definitional=("register", "content_independence"),
-        counts={ORDER: SampleCount(2, 392, 784)},
-        source_url="https://github.com/nlpsoc/STEL",
-        license="MIT; the formality sample derives from GYAFC (Yahoo Answers) under the Yahoo "
-        "Webscope terms (research use)",
-        raw_format="STEL quadruple TSV files (Data/STEL/characteristics|dimensions/*.tsv)",
-        citation=STEL_CITATION,
-    ),
-)
+
+def all_entries() -> list[StebDataset]:
+    """Every catalogued STEB dataset (each submodule defines ``DATASETS``)."""
+    import importlib
+
+    entries: list[StebDataset] = []
+    for name in CATALOGUE_MODULES:
+        try:
+            module = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as error:
+            if error.name == f"{__name__}.{name}":
+                continue
+            raise
+        entries.extend(module.DATASETS)
+    return entries
 
 
 def _specs() -> list[DatasetSpec]:
-    names = [d.name for d in STEB_DATASETS]
+    entries = all_entries()
+    names = [d.name for d in entries]
     duplicates = {n for n in names if names.count(n) > 1}
     if duplicates:
         raise ValueError(f"STEB catalogue lists {sorted(duplicates)} twice")
-    return [d.spec() for d in STEB_DATASETS]
+    return [d.spec() for d in entries]
 
 
 register_catalogue(_specs)
