@@ -53,12 +53,39 @@ def _front_matter(spec: DatasetSpec, counts: Mapping[str, Mapping[str, int]]) ->
     return "---\n" + yaml.safe_dump(meta, sort_keys=False, allow_unicode=True) + "---\n"
 
 
+def _steb_section(spec: DatasetSpec, texts: Mapping[str, int]) -> list[str]:
+    """STEB metadata: task types, Table 10 bucket, Table 13 clusters, Table 15 counts."""
+    extra = spec.extra
+    if extra.get("family") != "steb":
+        return []
+    lines = [
+        "## In STEB",
+        "",
+        f"- Task types: {', '.join(extra.get('task_types', ())) or '-'}",
+        f"- Attribute (paper Table 10): {extra.get('bucket', '-')}",
+        f"- Definitional score clusters (Table 13): {', '.join(extra.get('definitional', ())) or 'none'}",
+        "",
+        "| task type | paper: classes | paper: samples/class | paper: texts | this build: texts |",
+        "|---|---|---|---|---|",
+    ]
+    built = {t: n for c, n in texts.items() for t in SCHEMAS[c].task_types}
+    for task, row in extra.get("table15", {}).items():
+        lines.append(
+            f"| {task} | {row['classes']:,} | {row['per_class']:,} | {row['total']:,} | "
+            f"{built.get(task, 0):,} |"
+        )
+    lines.append("")
+    return lines
+
+
 def render_card(
     spec: DatasetSpec,
     counts: Mapping[str, Mapping[str, int]],
     dropped: Mapping[str, int],
+    texts: Mapping[str, int] | None = None,
 ) -> str:
-    """Render README.md for a built dataset folder."""
+    """Render README.md for a built dataset folder. ``counts`` are rows per config and
+    split; ``texts`` the number of texts per config (what an encoder embeds)."""
     lines = [_front_matter(spec, counts), f"# {spec.pretty_name}", "", spec.summary, ""]
     lines += ["## Use it", "", "```python", "from datasets import load_dataset", ""]
     for config in counts:
@@ -96,6 +123,7 @@ def render_card(
         f"- Licence of the source: **{spec.license}**. The built dataset inherits it.",
         "",
     ]
+    lines += _steb_section(spec, texts or {})
     lines += ["## Build protocol", "", spec.protocol or "Rows are taken as published.", ""]
     if dropped:
         lines += ["Rows dropped by the build (reason: count):", ""]

@@ -26,6 +26,16 @@ def _features_for(config: str, rows: Sequence[Mapping[str, Any]]):
     return SCHEMAS[config].features
 
 
+def count_texts(config: str, rows: Sequence[Mapping[str, Any]]) -> int:
+    """Number of texts in a table (a pair holds two, a sequence or retrieval unit many)."""
+    total = 0
+    for column in SCHEMAS[config].text_columns:
+        for row in rows:
+            value = row[column]
+            total += len(value) if isinstance(value, list | tuple) else 1
+    return total
+
+
 def write_hub_folder(
     spec: DatasetSpec,
     tables: Mapping[str, Mapping[str, list[dict[str, Any]]]],
@@ -43,6 +53,7 @@ def write_hub_folder(
         shutil.rmtree(staging)
     staging.mkdir(parents=True)
     counts: dict[str, dict[str, int]] = {}
+    texts: dict[str, int] = {}
     for config, splits in tables.items():
         if config not in SCHEMAS:
             raise ValueError(f"{spec.hub_id}: config {config!r} is not a known schema")
@@ -54,7 +65,8 @@ def write_hub_folder(
             with quiet_datasets():
                 dataset.to_parquet(str(target))
             counts.setdefault(config, {})[split] = len(rows)
-    (staging / "README.md").write_text(render_card(spec, counts, dict(dropped or {})))
+            texts[config] = texts.get(config, 0) + count_texts(config, rows)
+    (staging / "README.md").write_text(render_card(spec, counts, dict(dropped or {}), texts))
     (staging / BUILD_INFO).write_text(
         json.dumps(
             {"hub_id": spec.hub_id, "counts": counts, "dropped": dict(dropped or {})}, indent=2

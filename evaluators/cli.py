@@ -60,11 +60,40 @@ def demo(out: Path, models: tuple[str, ...], no_progress: bool) -> None:
     )
 
 
+def _corpora_root() -> Path | None:
+    from evaluators.paths import corpora_dir
+
+    return corpora_dir()
+
+
 @cli.command(name="list")
 @click.argument(
     "what", type=click.Choice(["tasks", "encoders", "datasets", "metrics"]), default="tasks"
 )
-def list_(what: str) -> None:
+@click.option("--language", default=None, help="datasets: only this language code (e.g. en, es).")
+@click.option("--task", default=None, help="datasets: only those serving this task type.")
+@click.option("--family", default=None, help="datasets: only this family (steb, arb, valla, ...).")
+@click.option(
+    "--raw-root",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="datasets: folder holding raw downloads (default: ../shared/corpora when present).",
+)
+@click.option(
+    "--built-root",
+    type=click.Path(path_type=Path),
+    default=Path("built"),
+    show_default=True,
+    help="datasets: folder of built datasets.",
+)
+def list_(
+    what: str,
+    language: str | None,
+    task: str | None,
+    family: str | None,
+    raw_root: Path | None,
+    built_root: Path,
+) -> None:
     """List tasks, encoders, datasets or metrics known to stylebench."""
     from rich.table import Table
 
@@ -86,20 +115,28 @@ def list_(what: str) -> None:
             ok = "yes" if entry.get("available") else f"no: {entry.get('reason', '')}"
             table.add_row(entry["name"], entry.get("kind", ""), ok, entry.get("description", ""))
     elif what == "datasets":
-        from dataset_scripts.registry import all_datasets
-        from evaluators.paths import corpora_dir
+        from collections import Counter
 
-        corpora = corpora_dir()
-        for column in ("dataset", "status", "licence", "source"):
-            table.add_column(column)
-        for hub_id, spec in sorted(all_datasets().items()):
-            if not spec.needs_raw:
-                status = "buildable (no download)"
-            elif corpora and spec.raw_hint and (corpora / spec.raw_hint).is_dir():
-                status = f"buildable from {corpora / spec.raw_hint}"
-            else:
-                status = f"needs download: {spec.source_url}"
-            table.add_row(hub_id, status, spec.license, spec.source_url)
+        from dataset_scripts.registry import all_datasets
+        from dataset_scripts.status import dataset_status, select, task_types
+
+        specs = select(all_datasets().values(), language=language, task=task, family=family)
+        statuses = [dataset_status(s, raw_root or _corpora_root(), built_root) for s in specs]
+        for column in ("dataset", "tasks", "lang", "status", "licence"):
+            table.add_column(column, overflow="fold")
+        for status in sorted(statuses, key=lambda st: st.spec.hub_id.lower()):
+            spec = status.spec
+            table.add_row(
+                spec.hub_id,
+                ", ".join(task_types(spec)),
+                ",".join(spec.language),
+                status.line(),
+                spec.license.split(";")[0],
+            )
+        tally = Counter(st.kind for st in statuses)
+        table.caption = f"{len(statuses)} datasets: " + ", ".join(
+            f"{n} {k}" for k, n in sorted(tally.items())
+        )
     else:
         from evaluators.metric_loading import list_metrics
 
@@ -218,7 +255,7 @@ def run(
 
 
 @cli.command()
-@click.argument("hub_id")
+@click.argument("hub_id", required=False)
 @click.option(
     "--raw", type=click.Path(path_type=Path), default=None, help="The raw download (folder)."
 )
@@ -226,22 +263,76 @@ def run(
     "--out",
     type=click.Path(path_type=Path),
     default=None,
-    help="Output folder (default: ./built/<org>__<name>).",
+    help="Output folder (default: <built-root>/<org>__<name>).",
 )
-def build(hub_id: str, raw: Path | None, out: Path | None) -> None:
+@click.option(
+    "--all",
+    "build_all",
+    is_flag=True,
+    help="Build every dataset whose raw download is under --raw-root.",
+)
+@click.option(
+    "--raw-root",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="With --all: folder holding raw downloads (default: ../shared/corpora when present).",
+)
+@click.option(
+    "--built-root", type=click.Path(path_type=Path), default=Path("built"), show_default=True
+)
+@click.option(
+    "--family", default=None, help="With --all: only this family (steb, arb, valla, ...)."
+)
+def build(
+    hub_id: str | None,
+    raw: Path | None,
+    out: Path | None,
+    build_all: bool,
+    raw_root: Path | None,
+    built_root: Path,
+    family: str | None,
+) -> None:
     """Build a Hub-ready dataset folder (Parquet + card) from its raw download."""
-    from dataset_scripts.hub_folder import build_dataset
-    from dataset_scripts.registry import get_dataset
+    import time
 
-    spec = get_dataset(hub_id)
-    try:
-        folder, dropped = build_dataset(spec, raw, out or Path("built") / spec.slug)
-    except FileNotFoundError as error:
-        raise StylebenchError(str(error)) from None
+    from dataset_scripts.hub_folder import build_dataset
+    from dataset_scripts.registry import all_datasets, get_dataset
+    from dataset_scripts.status import BUILDABLE, BUILT, dataset_status, select
+
     console = _console()
-    console.print(f"built {hub_id} -> {folder}")
-    for reason, n in sorted(dropped.items()):
-        console.print(f"  dropped {n} rows: {reason}")
+    if build_all == bool(hub_id):
+        raise StylebenchError("give either a dataset id or --all")
+    if hub_id:
+        spec = get_dataset(hub_id)
+        if raw is None and spec.needs_raw:
+            raw = dataset_status(spec, _corpora_root(), None).raw
+        try:
+            folder, dropped = build_dataset(spec, raw, out or built_root / spec.slug)
+        except FileNotFoundError as error:
+            raise StylebenchError(str(error)) from None
+        console.print(f"built {hub_id} -> {folder}")
+        for reason, n in sorted(dropped.items()):
+            console.print(f"  dropped {n} rows: {reason}")
+        return
+    root = raw_root or _corpora_root()
+    started = time.perf_counter()
+    built, skipped = 0, 0
+    for spec in sorted(select(all_datasets().values(), family=family), key=lambda s: s.hub_id):
+        status = dataset_status(spec, root, None)
+        if status.kind not in (BUILDABLE, BUILT):
+            skipped += 1
+            continue
+        t0 = time.perf_counter()
+        folder, dropped = build_dataset(spec, status.raw, built_root / spec.slug)
+        built += 1
+        console.print(
+            f"built {spec.hub_id} -> {folder} ({time.perf_counter() - t0:.1f} s, "
+            f"{sum(dropped.values())} rows dropped: see its card)"
+        )
+    console.print(
+        f"{built} datasets built, {skipped} not buildable here "
+        f"(`stylebench list datasets` says why), {time.perf_counter() - started:.0f} s"
+    )
 
 
 @cli.command()

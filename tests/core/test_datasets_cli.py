@@ -1,0 +1,62 @@
+"""`stylebench list datasets`, `build`, `build --all` and the dataset card."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dataset_scripts.registry import all_datasets, get_dataset
+from dataset_scripts.status import BUILDABLE, BUILT, NEEDS_DOWNLOAD, dataset_status, select
+from evaluators.cli import cli
+
+
+def test_status_kinds(tmp_path: Path) -> None:
+    spec = get_dataset("steb/STEL_feature")
+    assert dataset_status(spec, tmp_path, tmp_path).kind == NEEDS_DOWNLOAD
+    (tmp_path / "STEL").mkdir()
+    status = dataset_status(spec, tmp_path, None)
+    assert status.kind == BUILDABLE and status.raw == tmp_path / "STEL"
+    assert dataset_status(get_dataset("stylebench/demo"), None, None).kind == BUILDABLE
+
+
+def test_select_filters() -> None:
+    specs = all_datasets().values()
+    assert {s.hub_id for s in select(specs, task="order_alignment")} >= {"steb/STEL_feature"}
+    assert all(s.hub_id.startswith("steb/") for s in select(specs, family="steb"))
+    assert select(specs, language="xx") == []
+
+
+@pytest.mark.corpora
+def test_build_all_and_list(corpora: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    built = tmp_path / "built"
+    result = runner.invoke(
+        cli,
+        [
+            "build",
+            "--all",
+            "--family",
+            "steb",
+            "--raw-root",
+            str(corpora),
+            "--built-root",
+            str(built),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert (built / "steb__STEL_feature" / "README.md").is_file()
+    assert dataset_status(get_dataset("steb/STEL_feature"), corpora, built).kind == BUILT
+    listing = runner.invoke(
+        cli, ["list", "datasets", "--task", "order_alignment", "--built-root", str(built)]
+    )
+    assert listing.exit_code == 0 and "STEL_feature" in listing.output and "built" in listing.output
+    card = (built / "steb__STEL_feature" / "README.md").read_text()
+    assert "| order_alignment | 3 | 200 | 600 | 600 |" in card  # Table 15 vs this build
+    assert "capped at 100 rows" in card and "license: mit" in card
+
+
+def test_build_needs_id_or_all() -> None:
+    result = CliRunner().invoke(cli, ["build"])
+    assert result.exit_code != 0
