@@ -73,8 +73,13 @@ def test_installed_wheel_loads_bundled_metric(wheel: Path, tmp_path: Path) -> No
         "from evaluators.metric_loading import load_metric;"
         f"assert evaluators.__file__.startswith({str(site)!r}), evaluators.__file__;"
         f"assert str(p.metrics_dir()).startswith({str(site)!r});"
-        "m = load_metric('tpr_at_fpr');"
-        "print(m.compute(predictions=[0.9, 0.8, 0.3, 0.1], references=[1, 1, 0, 0])['tpr'])"
+        "import evaluate;"
+        "from evaluators.metric_loading import list_metrics;"
+        "names = list_metrics(); assert len(names) == 7, names;"
+        "[load_metric(n) for n in names];"
+        "both = evaluate.combine([load_metric('tpr_at_fpr'), load_metric('auroc')]);"
+        "r = both.compute(predictions=[0.9, 0.8, 0.3, 0.1], references=[1, 1, 0, 0]);"
+        "print(r['tpr'], r['auroc'])"
     )
     env = {**os.environ, "PYTHONPATH": str(site), "HF_HOME": str(tmp_path / "hf")}
     done = subprocess.run(
@@ -86,4 +91,4 @@ def test_installed_wheel_loads_bundled_metric(wheel: Path, tmp_path: Path) -> No
         check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip().splitlines()[-1] == "1.0"
+    assert done.stdout.strip().splitlines()[-1] == "1.0 1.0"
