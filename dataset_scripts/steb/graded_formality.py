@@ -1,0 +1,108 @@
+"""STEB's graded formality dataset as order-alignment data: ``steb/graded_formality``.
+
+STEB (App. C.3, Table 11) takes ~4k non-offensive TweetEval tweets and ~4k non-spam SMS
+(UCI SMS Spam Collection) and has gpt-5-mini rewrite each utterance more formally four
+times, giving five formality levels per utterance (level 1 = the original, level 5 = the
+most formal rewrite). Table 15: two style groups (the two sources) x 200 sequences of 5
+texts.
+
+Raw format (the STEB release; not reachable from this machine, so the builder reads the
+layout below and is tested on a fixture written in it): ``graded_formality.csv``, UTF-8,
+RFC 4180 quoting, header ``id,source,level_1,level_2,level_3,level_4,level_5`` where
+``source`` is ``tweet_eval`` or ``sms_spam``. Rows are read in file order.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from dataset_scripts.registry import builder
+from dataset_scripts.steb.sampling import cap_per_class
+from evaluators.errors import DataError
+
+DOWNLOAD_URL = (
+    "the STEB release of graded_formality (originals: "
+    "https://huggingface.co/datasets/cardiffnlp/tweet_eval, "
+    "https://huggingface.co/datasets/ucirvine/sms_spam)"
+)
+FILE_NAME = "graded_formality.csv"
+LEVELS = tuple(f"level_{k}" for k in range(1, 6))
+COLUMNS = ("id", "source", *LEVELS)
+SOURCES = ("tweet_eval", "sms_spam")
+# sequences run from most to least formal: level 5 first
+STYLES = [f"formality level {k}" for k in range(5, 0, -1)]
+
+
+def _file(raw: Path) -> Path:
+    path = raw if raw.is_file() else raw / FILE_NAME
+    if not path.is_file():
+        raise FileNotFoundError(f"missing file {path}; get it from {DOWNLOAD_URL}")
+    return path
+
+
+def build_rows(raw: Path) -> tuple[list[dict[str, Any]], Counter[str]]:
+    """All five-level sequences (most formal first), before the cap."""
+    path = _file(raw)
+    dropped: Counter[str] = Counter()
+    rows: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    csv.field_size_limit(1 << 24)
+    with path.open(encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle)
+        missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
+        if missing:
+            raise DataError(f"{path} line 1: missing column(s) {', '.join(map(repr, missing))}")
+        for row in reader:
+            where = f"{path} line {reader.line_num}"
+            if None in row or any(row[c] is None for c in COLUMNS):
+                raise DataError(f"{where}: expected {len(COLUMNS)} fields ({', '.join(COLUMNS)})")
+            source = row["source"].strip()
+            if source not in SOURCES:
+                raise DataError(
+                    f"{where}: column 'source' is {source!r}, expected one of {SOURCES}"
+                )
+            row_id = row["id"].strip()
+            if not row_id or row_id in seen:
+                raise DataError(f"{where}: column 'id' is empty or repeats {row_id!r}")
+            seen.add(row_id)
+            texts = [row[level].strip() for level in reversed(LEVELS)]
+            if not all(texts):
+                dropped[f"{source} utterance with an empty level"] += 1
+                continue
+            if len(set(texts)) < len(texts):
+                dropped[f"{source} utterance with the same text at two levels"] += 1
+                continue
+            rows.append(
+                {
+                    "id": f"{source}-{row_id}",
+                    "group": source,
+                    "texts": texts,
+                    "styles": list(STYLES),
+                }
+            )
+    return rows, dropped
+
+
+_PROTOCOL = (
+    "Each row of `graded_formality.csv` (an original tweet or SMS and its four "
+    "increasingly formal gpt-5-mini rewrites) becomes the sequence `[level 5, ..., level 1]` "
+    "(most to least formal); the style group is the source (`tweet_eval`, `sms_spam`). "
+    "Utterances with an empty level or the same text at two levels are dropped (an "
+    "unorderable sequence). As in STEB, every group keeps its first n sequences in file "
+    "order, n = clamp(smallest group, 25, 200) = 200 (Table 15: 2 groups x 1,000 texts). "
+    "The CSV layout is the one documented in the builder (STEB's release format could not be "
+    "checked from here)."
+)
+
+
+@builder("steb/graded_formality", protocol=_PROTOCOL)
+def build(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+    """Five-level formality sequences of tweets and SMS."""
+    if raw is None:
+        raise FileNotFoundError(f"steb/graded_formality needs {DOWNLOAD_URL}")
+    rows, dropped = build_rows(raw)
+    rows = cap_per_class(rows, key=lambda row: row["group"], dropped=dropped, what="source")
+    return {"style_sequences": {"test": rows}}, dict(dropped)
