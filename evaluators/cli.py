@@ -158,8 +158,22 @@ def list_(
     "--dataset",
     "datasets",
     multiple=True,
-    required=True,
     help="A Hub-ready dataset folder (from `stylebench build`) or a Hub dataset id; repeatable.",
+)
+@click.option(
+    "--benchmark",
+    default=None,
+    help="A named STEB subset (steb, operational, definitional, application, multilingual, "
+    "lite): every dataset of it that is built under --built-root.",
+)
+@click.option(
+    "--built-root", type=click.Path(path_type=Path), default=Path("built"), show_default=True
+)
+@click.option(
+    "--resume/--no-resume",
+    default=True,
+    show_default=True,
+    help="Reuse result files of this model, seed, data and stylebench version.",
 )
 @click.option(
     "--tasks",
@@ -195,6 +209,9 @@ def list_(
 def run(
     model: str,
     datasets: tuple[str, ...],
+    benchmark: str | None,
+    built_root: Path,
+    resume: bool,
     tasks: str | None,
     out: Path,
     cache_dir: Path | None,
@@ -211,8 +228,24 @@ def run(
     from evaluators.report import render_table, summary_rows
     from evaluators.runner import Runner, plan_tasks
 
+    console = _console()
     task_types = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else None
-    specs = plan_tasks(list(datasets), task_types)
+    refs = list(datasets)
+    if benchmark:
+        from evaluators.steb_scores.benchmarks import resolve_benchmark
+
+        wanted, missing = resolve_benchmark(benchmark, built_root)
+        local = [r for r in wanted if r not in missing]
+        console.print(
+            f"benchmark {benchmark}: {len(local)} of {len(wanted)} datasets built under "
+            f"{built_root} (build more with `stylebench build --all`)"
+        )
+        refs += local
+    if not refs:
+        raise StylebenchError(
+            "nothing to evaluate: give --dataset or a --benchmark with built datasets"
+        )
+    specs = plan_tasks(refs, task_types)
     if not specs:
         raise StylebenchError(f"none of the tasks {task_types} applies to {', '.join(datasets)}")
     encoder = get_encoder(model, chunk=chunk, device=device, batch_size=batch_size)
@@ -245,13 +278,15 @@ def run(
         seed=seed,
         progress=not no_progress,
     )
-    records = runner.run(specs)
-    console = _console()
+    records = runner.run(specs, resume=resume)
     console.print(render_table(summary_rows({model: records})))
     for record in records:
-        console.print(
-            f"[dim]{record.path}[/dim]  encoded {record.embedding.n_encoded}/{record.embedding.n_unique} unique texts"
+        how = (
+            "reused (resume)"
+            if record.extra.get("resumed")
+            else f"encoded {record.embedding.n_encoded}/{record.embedding.n_unique} unique texts"
         )
+        console.print(f"[dim]{record.path}[/dim]  {how}")
 
 
 @cli.command()
@@ -316,14 +351,23 @@ def build(
         return
     root = raw_root or _corpora_root()
     started = time.perf_counter()
-    built, skipped = 0, 0
+    built, skipped, failed = 0, 0, []
     for spec in sorted(select(all_datasets().values(), family=family), key=lambda s: s.hub_id):
         status = dataset_status(spec, root, None)
         if status.kind not in (BUILDABLE, BUILT):
             skipped += 1
             continue
         t0 = time.perf_counter()
-        folder, dropped = build_dataset(spec, status.raw, built_root / spec.slug)
+        try:
+            folder, dropped = build_dataset(spec, status.raw, built_root / spec.slug)
+        except FileNotFoundError as error:  # this raw copy lacks the dataset's files
+            skipped += 1
+            console.print(f"[yellow]not built[/yellow] {spec.hub_id}: {error}")
+            continue
+        except StylebenchError as error:  # malformed raw data: loud, and a failed exit
+            failed.append(spec.hub_id)
+            console.print(f"[red]failed[/red] {spec.hub_id}: {error}")
+            continue
         built += 1
         console.print(
             f"built {spec.hub_id} -> {folder} ({time.perf_counter() - t0:.1f} s, "
@@ -333,6 +377,8 @@ def build(
         f"{built} datasets built, {skipped} not buildable here "
         f"(`stylebench list datasets` says why), {time.perf_counter() - started:.0f} s"
     )
+    if failed:
+        raise StylebenchError(f"{len(failed)} builds failed: {', '.join(failed)}")
 
 
 @cli.command()

@@ -154,7 +154,10 @@ class Runner:
         stats.seconds = time.perf_counter() - started
         return EmbeddingLookup(unique, matrix), stats
 
-    def run(self, specs: Sequence[TaskSpec]) -> list[RunRecord]:
+    def run(self, specs: Sequence[TaskSpec], *, resume: bool = False) -> list[RunRecord]:
+        """Evaluate every spec; with ``resume``, a task whose result file already holds
+        this model identity, seed and dataset fingerprint is read back, not recomputed
+        (and a dataset whose tasks are all done is not embedded at all)."""
         by_dataset: dict[str, list[TaskSpec]] = defaultdict(list)
         for spec in specs:
             by_dataset[spec.dataset].append(spec)
@@ -165,14 +168,19 @@ class Runner:
                 key = (spec.config, spec.split)
                 if key not in tables:
                     tables[key] = load_table(ref, spec.config, spec.split)
-            evaluators = [
-                (spec, get_evaluator(spec.task_type, self.seed)) for spec in dataset_specs
-            ]
-            texts = [
-                t for spec, ev in evaluators for t in ev.texts(tables[(spec.config, spec.split)])
-            ]
+            todo = []
+            for spec in dataset_specs:
+                table = tables[(spec.config, spec.split)]
+                done = self._finished(spec.task_type, table) if resume else None
+                if done is not None:
+                    records.append(done)
+                else:
+                    todo.append((spec, get_evaluator(spec.task_type, self.seed)))
+            if not todo:
+                continue
+            texts = [t for spec, ev in todo for t in ev.texts(tables[(spec.config, spec.split)])]
             lookup, stats = self.embed(texts, label=tables[next(iter(tables))].name)
-            for spec, evaluator in evaluators:
+            for spec, evaluator in todo:
                 table = tables[(spec.config, spec.split)]
                 started = time.perf_counter()
                 result = evaluator.evaluate(table, lookup)
@@ -184,13 +192,62 @@ class Runner:
                 records.append(record)
         return records
 
+    def result_path(self, dataset: str, task_type: str) -> Path | None:
+        if self.out_dir is None:
+            return None
+        return self.out_dir / slug(self.model_name) / slug(dataset) / f"{task_type}.json"
+
+    def _finished(self, task_type: str, table: Table) -> RunRecord | None:
+        """The stored record of this task when it matches model, seed and data."""
+        path = self.result_path(table.name, task_type)
+        if path is None or not path.is_file():
+            return None
+        try:
+            payload = json.loads(path.read_text())
+        except (OSError, json.JSONDecodeError):
+            return None  # a torn or foreign file is recomputed
+        if (
+            payload.get("model", {}).get("identity")
+            != json.loads(json.dumps(self.identity, default=str))
+            or payload.get("seed") != self.seed
+            or payload.get("dataset", {}).get("fingerprint") != table.fingerprint
+            or payload.get("dataset", {}).get("config") != table.config
+            or payload.get("versions", {}).get("stylebench") != package_versions().get("stylebench")
+        ):
+            return None
+        result = TaskResult(
+            task_type=task_type,
+            dataset=table.name,
+            config=table.config,
+            split=table.split,
+            main_score_name=payload["main_score_name"],
+            main_score=payload["main_score"],
+            metrics=payload["metrics"],
+            counts=payload["counts"],
+            seed=payload["seed"],
+            details=payload.get("details", {}),
+        )
+        embedding = payload.get("embedding", {})
+        stats = EmbeddingStats(
+            n_texts=embedding.get("texts", 0),
+            n_unique=embedding.get("unique_texts", 0),
+            n_encoded=0,
+            n_from_cache=embedding.get("unique_texts", 0),
+        )
+        return RunRecord(
+            result,
+            path,
+            stats,
+            0.0,
+            {"fingerprint": table.fingerprint, "ref": table.dataset, "resumed": True},
+        )
+
     def _write(self, record: RunRecord) -> Path | None:
         if self.out_dir is None:
             return None
         result = record.result
-        path = (
-            self.out_dir / slug(self.model_name) / slug(result.dataset) / f"{result.task_type}.json"
-        )
+        path = self.result_path(result.dataset, result.task_type)
+        assert path is not None
         path.parent.mkdir(parents=True, exist_ok=True)
         payload = {
             "model": {"name": self.model_name, "identity": self.identity},

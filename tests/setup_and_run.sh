@@ -9,6 +9,21 @@ cd "$(dirname "$0")/.."
 VENV="${STYLEBENCH_VENV:-.venv}"
 PY="${PYTHON:-python3}"
 
+# System packages the tests use: Chromium + ChromeDriver (the Space's browser test) and
+# WordNet 3.0 (METEOR's synonym stage). Installed when missing and we are root.
+APT_PACKAGES=(chromium chromium-driver wordnet-base)
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    echo "note: missing ${missing[*]} (not root): the tests that need them will skip" >&2
+  fi
+fi
+
 [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
 PIP=("$VENV/bin/python" -m pip install --quiet --disable-pip-version-check)
 "${PIP[@]}" "torch==2.13.0"

@@ -146,3 +146,16 @@ def test_same_seed_same_scores_different_seed_runs(toy_folder: Path) -> None:
     a = Runner(CountingEncoder(), "toy", seed=1, progress=False).run(specs)[0].result
     b = Runner(CountingEncoder(), "toy", seed=1, progress=False).run(specs)[0].result
     assert a.metrics == b.metrics and a.seed == 1
+
+
+def test_resume_reuses_matching_results(toy_folder: Path, tmp_path: Path) -> None:
+    specs = plan_tasks([str(toy_folder)])
+    first = Runner(CountingEncoder(), "toy", out_dir=tmp_path / "out", progress=False).run(specs)
+    again = CountingEncoder()
+    resumed = Runner(again, "toy", out_dir=tmp_path / "out", progress=False).run(specs, resume=True)
+    assert again.encoded == []  # every task was done: nothing embedded, nothing evaluated
+    assert all(r.extra.get("resumed") for r in resumed)
+    assert [r.result.metrics for r in resumed] == [r.result.metrics for r in first]
+    other_seed = CountingEncoder()
+    Runner(other_seed, "toy", out_dir=tmp_path / "out", seed=7, progress=False).run(specs, resume=True)
+    assert len(other_seed.encoded) == 36  # a different seed is a different result

@@ -1,0 +1,23 @@
+"""stylebench Space: ``python spaces/stylebench/app.py`` (honours GRADIO_SERVER_NAME/PORT).
+
+On Hugging Face Spaces this file is the ``app_file``; the logic lives in ``stylebench_space``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+from stylebench_space.embedding import space_home  # noqa: E402
+from stylebench_space.ui import build_demo, warm_up  # noqa: E402
+
+demo = build_demo()
+
+if __name__ == "__main__":
+    warm_up()
+    # GRADIO_SERVER_NAME / GRADIO_SERVER_PORT are read by launch() itself
+    demo.launch(allowed_paths=[str(space_home())], show_error=False)
