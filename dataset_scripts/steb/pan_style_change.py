@@ -1,0 +1,291 @@
+"""PAN style change detection (PAN18, PAN22-PAN26) as STEB predefined pairs
+(``steb/pan18_style_change``, ``steb/pan22_style_change_{basic,advanced,sentence}``,
+``steb/pan2{3,4,5,6}_style_change_{easy,medium,hard}``).
+
+Raw format (PAN19 onwards, as downloaded from Zenodo via https://pan.webis.de/data.html):
+one folder per split holding ``problem-N.txt`` (one paragraph per line; one sentence per
+line in PAN22 dataset3 and in PAN26) and ``truth-problem-N.json`` with ``changes``, a
+list of 0/1 with one entry per boundary between consecutive lines (1 = the author
+changes). A document with ``n`` units therefore needs ``n - 1`` changes. PAN18 instead
+ships ``problem-N.truth`` with ``changes`` (bool) and ``positions`` (character offsets
+where a new author starts).
+
+STEB (App. C.7) turns every pair of consecutive units into a trial: label 1 (same author)
+where the change flag is 0, label 0 (different authors) where it is 1. PAN26 is heavily
+imbalanced, so each document keeps all its different-author pairs and an equal number
+of same-author pairs drawn with a seeded RNG (:func:`downsample_same_author`).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dataset_scripts.registry import builder
+from evaluators.errors import DataError
+
+SEED = 42  # STEB's seed
+SPLIT_PREFERENCE = ("validation", "val", "test", "train")
+
+# (year, level) -> the folder-name tokens that identify the level in the Zenodo layouts
+LEVEL_TOKENS: dict[tuple[int, str], tuple[str, ...]] = {
+    (18, ""): (),
+    (22, "basic"): ("dataset1",),
+    (22, "advanced"): ("dataset2",),
+    (22, "sentence"): ("dataset3",),
+    **{(23, lvl): (lvl, f"dataset{i}") for i, lvl in enumerate(("easy", "medium", "hard"), 1)},
+    **{(y, lvl): (lvl,) for y in (24, 25, 26) for lvl in ("easy", "medium", "hard")},
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One PAN style-change document: its units (paragraphs or sentences) and the
+    change flag of every boundary between consecutive units."""
+
+    name: str
+    units: tuple[str, ...]
+    changes: tuple[int, ...]
+
+
+def _problem_number(path: Path) -> tuple[int, str]:
+    match = re.search(r"(\d+)", path.stem)
+    return (int(match.group(1)) if match else -1, path.name)
+
+
+def _load_json(path: Path) -> dict[str, Any]:
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise DataError(f"{path}: invalid JSON at line {error.lineno}: {error.msg}") from None
+    if not isinstance(value, dict):
+        raise DataError(f"{path}: expected a JSON object, found {type(value).__name__}")
+    return value
+
+
+def _changes(value: Any, path: Path) -> tuple[int, ...]:
+    if not isinstance(value, list) or any(v not in (0, 1) or isinstance(v, bool) for v in value):
+        raise DataError(f"{path}: field 'changes' must be a list of 0/1, found {value!r:.80}")
+    return tuple(int(v) for v in value)
+
+
+def read_problems(folder: Path, dropped: Counter[str]) -> list[Problem]:
+    """Every ``problem-N.txt`` of ``folder`` with its truth, in problem-number order.
+
+    A document whose truth does not have one change flag per boundary is dropped and
+    counted (it cannot be paired reliably); a missing truth file is an error.
+    """
+    problems = []
+    for path in sorted(folder.glob("problem-*.txt"), key=_problem_number):
+        text = path.read_text(encoding="utf-8").replace("\r\n", "\n")
+        truth_path = folder / f"truth-{path.stem}.json"
+        pan18_truth = folder / f"{path.stem}.truth"
+        if truth_path.exists():
+            truth = _load_json(truth_path)
+            if "changes" not in truth:
+                raise DataError(f"{truth_path}: missing field 'changes'")
+            units = tuple(text.rstrip("\n").split("\n"))
+            changes = _changes(truth["changes"], truth_path)
+        elif pan18_truth.exists():
+            units, flags = _pan18_units(text, _load_json(pan18_truth), pan18_truth)
+            if flags is None:
+                dropped["PAN18 document with a change but no 'positions' (boundaries unknown)"] += 1
+                continue
+            changes = flags
+        else:
+            raise DataError(f"{path}: no truth file {truth_path.name} (or {pan18_truth.name})")
+        if len(changes) != len(units) - 1:
+            dropped[
+                "document whose truth has a different number of change flags than "
+                "boundaries between its units"
+            ] += 1
+            continue
+        problems.append(Problem(path.stem, units, changes))
+    return problems
+
+
+def _pan18_units(
+    text: str, truth: dict[str, Any], path: Path
+) -> tuple[tuple[str, ...], tuple[int, ...] | None]:
+    """Paragraphs (non-empty lines) of a PAN18 document and the change flag of each
+    boundary: a boundary is a change where a truth ``position`` (character offset of a
+    new author's first character) falls between the two paragraphs."""
+    starts, units = [], []
+    offset = 0
+    for line in text.split("\n"):
+        if line.strip():
+            starts.append(offset)
+            units.append(line)
+        offset += len(line) + 1
+    if "changes" not in truth:
+        raise DataError(f"{path}: missing field 'changes'")
+    if not truth["changes"]:
+        return tuple(units), tuple(0 for _ in units[1:])
+    positions = truth.get("positions")
+    if not positions:
+        return tuple(units), None
+    flags = []
+    for i in range(1, len(units)):
+        end_previous = starts[i - 1] + len(units[i - 1])
+        flags.append(int(any(end_previous <= int(p) <= starts[i] for p in positions)))
+    return tuple(units), tuple(flags)
+
+
+def consecutive_pairs(problem: Problem) -> list[dict[str, Any]]:
+    """One ``text_pairs`` row per boundary: label 1 = same author (no change), 0 = different."""
+    return [
+        {
+            "id": f"{problem.name}-{i}",
+            "text1": problem.units[i],
+            "text2": problem.units[i + 1],
+            "label": 1 - change,
+        }
+        for i, change in enumerate(problem.changes)
+    ]
+
+
+def downsample_same_author(
+    rows: list[dict[str, Any]], document: str, seed: int, dropped: Counter[str]
+) -> list[dict[str, Any]]:
+    """PAN26 rule: keep every different-author pair of a document and as many of its
+    same-author pairs, drawn without replacement by ``random.Random(f"{seed}:{document}")``
+    (string seeds are hashed with SHA-512, so the draw is the same on every machine and
+    Python run); the kept pairs stay in document order."""
+    different = [r for r in rows if r["label"] == 0]
+    same = [i for i, r in enumerate(rows) if r["label"] == 1]
+    keep_n = min(len(same), len(different))
+    chosen = set(random.Random(f"{seed}:{document}").sample(same, keep_n))
+    removed = len(same) - keep_n
+    if removed:
+        dropped["same-author pairs removed by PAN26 per-document down-sampling"] += removed
+    return [r for i, r in enumerate(rows) if r["label"] == 0 or i in chosen]
+
+
+def find_split_folder(raw: Path, tokens: tuple[str, ...], dropped: Counter[str]) -> Path:
+    """The folder of problems to build from: among the folders under ``raw`` holding
+    ``problem-*.txt``, those whose path names the level (``tokens``), preferring the
+    validation split, then test, then train. Documents of the skipped splits are counted."""
+    folders = sorted({p.parent for p in raw.rglob("problem-*.txt")})
+    if not folders:
+        raise DataError(f"{raw}: no problem-*.txt files (expected a PAN style-change download)")
+
+    def parts(folder: Path) -> list[str]:
+        return [part.lower() for part in folder.relative_to(raw).parts] or [raw.name.lower()]
+
+    if tokens:
+        known = {t for toks in LEVEL_TOKENS.values() for t in toks}
+        matching = [f for f in folders if any(t in p for p in parts(f) for t in tokens)]
+        if matching:
+            folders = matching
+        elif any(t in p for f in folders for p in parts(f) for t in known):
+            raise DataError(f"{raw}: no folder for level {tokens[0]!r} among {folders}")
+
+    def rank(folder: Path) -> tuple[int, str]:
+        name = "/".join(parts(folder))
+        for index, split in enumerate(SPLIT_PREFERENCE):
+            if split in name:
+                return index, name
+        return len(SPLIT_PREFERENCE), name
+
+    chosen = min(folders, key=rank)
+    for folder in folders:
+        if rank(folder)[0] != rank(chosen)[0]:
+            n = len(list(folder.glob("problem-*.txt")))
+            dropped[f"documents of split folder {'/'.join(parts(folder))!r} (not used)"] += n
+    return chosen
+
+
+def build_style_change(
+    raw: Path | None, year: int, level: str, seed: int = SEED
+) -> tuple[dict[str, Any], dict[str, int]]:
+    """Build one PAN style-change dataset from its raw download."""
+    if raw is None:
+        raise DataError(f"PAN{year} style change needs --raw (the Zenodo download)")
+    dropped: Counter[str] = Counter()
+    folder = find_split_folder(Path(raw), LEVEL_TOKENS[(year, level)], dropped)
+    rows: list[dict[str, Any]] = []
+    empty = 0
+    for problem in read_problems(folder, dropped):
+        pairs = consecutive_pairs(problem)
+        kept = [r for r in pairs if r["text1"].strip() and r["text2"].strip()]
+        empty += len(pairs) - len(kept)
+        if year == 26:
+            kept = downsample_same_author(kept, problem.name, seed, dropped)
+        rows.extend(kept)
+    if empty:
+        dropped["pair with an empty paragraph/sentence"] += empty
+    if not rows:
+        raise DataError(f"{folder}: no pairs could be built")
+    return {"text_pairs": {"test": rows}}, dict(dropped)
+
+
+def protocol(year: int, level: str) -> str:
+    """The card's protocol section for one PAN style-change dataset."""
+    unit = "sentence" if (level == "sentence" or year == 26) else "paragraph"
+    text = (
+        f"Each line of a `problem-N.txt` is one {unit}; `truth-problem-N.json` gives "
+        f"`changes`, one 0/1 flag per boundary between consecutive {unit}s. Every boundary "
+        f"becomes one row of `text_pairs`: `text1` = {unit} i, `text2` = {unit} i+1, "
+        "`label` = 1 (same author) where the flag is 0 and 0 (different authors) where it "
+        "is 1; `id` = `problem-N-i`. Example: a 4-paragraph document with changes "
+        "`[0, 1, 0]` gives (p1, p2) same, (p2, p3) different, (p3, p4) same. "
+        "The task is STEB's predefined pair classification: cosine similarity of the two "
+        "embeddings, AUROC as the main score (App. C.7). "
+        "The builder reads the validation split where the download has one (else test, "
+        "else train); documents of the other splits are counted below, as is every "
+        "document whose truth does not have exactly one flag per boundary."
+    )
+    tokens = LEVEL_TOKENS[(year, level)]
+    if tokens:
+        text += (
+            f" Point `--raw` at the unpacked PAN{year} download: the {level} data is the "
+            "folder whose path contains " + " or ".join(f"`{t}`" for t in tokens) + "."
+        )
+    if year == 23:
+        text += (
+            " PAN23 (Zenodo record of the Multi-Author Writing Style Analysis task) ships "
+            "`pan23-multi-author-analysis-dataset1` (easy), `-dataset2` (medium) and "
+            "`-dataset3` (hard), each with `-train` and `-validation` folders; e.g. "
+            "`stylebench build steb/pan23_style_change_easy --raw "
+            "~/Downloads/pan23-multi-author-analysis`. Each level has more topic overlap "
+            "between authors than the previous one, so topic cues help less (STEB App. C.7)."
+        )
+    if year == 18:
+        text += (
+            " PAN18 ships `problem-N.truth` with `changes` (bool) and `positions` "
+            "(character offsets of author switches): paragraphs are the non-empty lines and "
+            "a boundary is a change where a position falls between the two paragraphs; a "
+            "document with a change but no positions is dropped (counted)."
+        )
+    if year == 26:
+        text += (
+            " PAN26's raw pairs are heavily imbalanced (up to ~96% same-author in the "
+            "medium split), so each document keeps all its different-author pairs and an "
+            "equal number of its same-author pairs, drawn without replacement by "
+            f"`random.Random('{SEED}:problem-N')` and kept in document order (documents "
+            "without a change contribute no pair). Rebuilding from the same raw files is "
+            "byte-identical."
+        )
+    return text
+
+
+def _register(year: int, level: str) -> None:
+    name = f"pan{year}_style_change_{level}" if level else f"pan{year}_style_change"
+
+    hint = "pan_code_smoketests" if year == 26 else ""  # the PAN26 smoke test is here
+
+    @builder(f"steb/{name}", protocol=protocol(year, level), raw_hint=hint)
+    def build(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+        return build_style_change(raw, year, level)
+
+    build.__name__ = f"build_{name}"
+    build.__doc__ = f"Build steb/{name} from the PAN{year} style-change download."
+
+
+for _year, _level in LEVEL_TOKENS:
+    _register(_year, _level)
