@@ -1,0 +1,179 @@
+"""``steb/bible_versions``: eight verse-aligned English Bible translations (Carlson et al.
+2018), labelled by version (STEB App. C.5).
+
+Raw format: the ``StyleTransferBibleData`` repository, ``Data/Bibles/<VERSION>/<Book>/
+<Book><chapter>.txt`` with one verse per line, ``<verse number> <text>``. Verses are read in
+canonical book order, then chapter and verse number. STEB "removes verses that are
+identical (ignoring whitespacing and casing)": a verse whose text is the same in two or
+more versions is dropped from every version, which keeps the kept verses parallel.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+from dataset_scripts.registry import builder
+from dataset_scripts.steb.labelled import CAP_PROTOCOL, BuildResult, labelled_table, require
+from evaluators.errors import DataError
+
+URL = "https://github.com/keithecarlson/StyleTransferBibleData"
+VERSIONS = ("ASV", "BBE", "DARBY", "DRA", "KJV", "LEB", "WEB", "YLT")
+# canonical Protestant order, spelled as the repository's folder names
+BOOKS = [
+    "Genesis",
+    "Exodus",
+    "Leviticus",
+    "Numbers",
+    "Deuteronomy",
+    "Joshua",
+    "Judges",
+    "Ruth",
+    "1Samuel",
+    "2Samuel",
+    "1Kings",
+    "2Kings",
+    "1Chronicles",
+    "2Chronicles",
+    "Ezra",
+    "Nehemiah",
+    "Esther",
+    "Job",
+    "Psalms",
+    "Proverbs",
+    "Ecclesiastes",
+    "SongofSolomon",
+    "Isaiah",
+    "Jeremiah",
+    "Lamentations",
+    "Ezekiel",
+    "Daniel",
+    "Hosea",
+    "Joel",
+    "Amos",
+    "Obadiah",
+    "Jonah",
+    "Micah",
+    "Nahum",
+    "Habakkuk",
+    "Zephaniah",
+    "Haggai",
+    "Zechariah",
+    "Malachi",
+    "Matthew",
+    "Mark",
+    "Luke",
+    "John",
+    "Acts",
+    "Romans",
+    "1Corinthians",
+    "2Corinthians",
+    "Galatians",
+    "Ephesians",
+    "Phillipians",
+    "Colossians",
+    "1Thessalonians",
+    "2Thessalonians",
+    "1Timothy",
+    "2Timothy",
+    "Titus",
+    "Philemon",
+    "Hebrews",
+    "James",
+    "1Peter",
+    "2Peter",
+    "1John",
+    "2John",
+    "3John",
+    "Jude",
+    "Revelation",
+]
+_VERSE = re.compile(r"^(?:\[\[)?(\d+)(?:\s+(.*))?$")  # "[[" marks LEB bracketed verses
+
+VerseKey = tuple[int, int, int]  # book index, chapter, verse
+
+
+def _bibles_dir(raw: Path) -> Path:
+    for base in (raw / "Data" / "Bibles", raw / "Bibles", raw):
+        if (base / VERSIONS[0]).is_dir():
+            return base
+    return require(raw / "Data" / "Bibles" / VERSIONS[0], URL, "Bible version folder")
+
+
+def read_version(folder: Path) -> dict[VerseKey, str]:
+    """All verses of one version folder, keyed by (book index, chapter, verse)."""
+    verses: dict[VerseKey, str] = {}
+    books = {p.name for p in folder.iterdir() if p.is_dir()}
+    unknown = sorted(books - set(BOOKS))
+    if unknown:
+        raise DataError(f"{folder}: unknown book folder(s) {unknown}")
+    for book_index, book in enumerate(BOOKS):
+        if book not in books:
+            continue
+        for path in (folder / book).glob(f"{book}*.txt"):
+            chapter_text = path.stem[len(book) :]
+            if not chapter_text.isdigit():
+                raise DataError(f"{path}: file name is not <Book><chapter>.txt")
+            chapter = int(chapter_text)
+            with path.open(encoding="utf-8") as handle:
+                for line_no, line in enumerate(handle, start=1):
+                    line = line.strip()
+                    if not line:
+                        continue
+                    match = _VERSE.match(line)
+                    if match is None:
+                        raise DataError(
+                            f"{path} line {line_no}: expected '<verse number> <text>', "
+                            f"got {line[:60]!r}"
+                        )
+                    verses[(book_index, chapter, int(match.group(1)))] = (
+                        match.group(2) or ""
+                    ).strip()
+    return verses
+
+
+def _normalise(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+PROTOCOL = (
+    "Verses are read in canonical book order (Genesis to Revelation), then by chapter and "
+    "verse number. Only verses present and non-empty in all eight versions are used (LEB marks a few bracketed verses with a leading `[[`, which is removed). STEB removes verses "
+    "that are identical ignoring whitespace and casing: a verse whose normalised text is "
+    "the same in two or more versions is dropped from every version (so the kept verses stay "
+    "parallel across labels). " + CAP_PROTOCOL + " Our copy is the full source: 8 x 200 = "
+    "1,600 texts, as in Table 15."
+)
+
+
+@builder("steb/bible_versions", protocol=PROTOCOL, raw_hint="BibleVersions")
+def build(raw: Path | None) -> BuildResult:
+    """Bible verses labelled by translation."""
+    if raw is None:
+        raise DataError("steb/bible_versions needs --raw <StyleTransferBibleData checkout>")
+    base = _bibles_dir(Path(raw))
+    bibles = {v: read_version(require(base / v, URL, f"{v} folder")) for v in VERSIONS}
+    dropped: Counter[str] = Counter()
+    common = set.intersection(*(set(b) for b in bibles.values()))
+    for version, verses in bibles.items():
+        missing = len(verses) - len(common)
+        if missing:
+            dropped[f"{version} verse absent from another version"] += missing
+    keys = sorted(common)
+    kept: list[VerseKey] = []
+    for key in keys:
+        texts = [_normalise(bibles[v][key]) for v in VERSIONS]
+        if not all(texts):
+            dropped["verse empty in some version (dropped from all)"] += len(texts)
+            continue
+        if len(set(texts)) < len(texts):
+            dropped["verse identical in two or more versions (dropped from all)"] += len(texts)
+            continue
+        kept.append(key)
+    records = [
+        (f"{version}-{BOOKS[b]}-{c}-{v}", bibles[version][(b, c, v)], version)
+        for version in VERSIONS
+        for (b, c, v) in kept
+    ]
+    return labelled_table(records, dropped)

@@ -1,0 +1,80 @@
+"""``steb/blog_age`` and ``steb/blog_gender``: posts of the Blog Authorship Corpus (Schler et
+al. 2006), labelled by the blogger's age bucket or gender (STEB App. C.6).
+
+Raw format: the corpus' ``blogs/`` folder of ``<id>.<gender>.<age>.<industry>.<sign>.xml``
+files (Latin-1; ``<Blog>``, ``<date>`` lines and the posts' text lines; not well-formed
+XML). STEB uses the validation split of the Hub loader ``blog_authorship_corpus``, which
+takes the files in sorted path order and puts every 20th file (index 0, 20, 40, ...) into
+validation; every non-empty line that does not start with ``<`` is one text. This builder
+applies the same split and line rule. Age buckets (as in the corpus description and the STEB loader): 13-17 "10s", 23-27
+"20s", 33-47 "30s"; other ages are dropped (counted). Note: the current STEB loader
+concatenates the train and validation splits, while the paper (App. C.6) names the
+validation split; the builder follows the paper.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+from dataset_scripts.registry import builder
+from dataset_scripts.steb.labelled import CAP_PROTOCOL, labelled_builder
+from evaluators.errors import DataError
+
+URL = "https://u.cs.biu.ac.il/~koppel/BlogCorpus.htm"
+VALIDATION_EVERY = 20
+
+
+def age_bucket(age: int) -> str | None:
+    """The corpus' three age groups; ``None`` outside them."""
+    for low, high, name in ((13, 17, "10s"), (23, 27, "20s"), (33, 47, "30s")):
+        if low <= age <= high:
+            return name
+    return None
+
+
+def validation_files(raw: Path) -> list[Path]:
+    folder = raw / "blogs" if (raw / "blogs").is_dir() else raw
+    files = sorted(folder.glob("*.xml"))
+    if not files:
+        raise DataError(
+            f"missing blog files: expected {folder}/<id>.<gender>.<age>.<industry>.<sign>.xml "
+            f"(download: {URL})"
+        )
+    return files[::VALIDATION_EVERY]
+
+
+def read_posts(raw: Path, dropped: Counter[str], attribute: str) -> Iterator[tuple[str, str, str]]:
+    for path in validation_files(raw):
+        parts = path.name.split(".")
+        if len(parts) != 6 or not parts[2].isdigit() or parts[1] not in ("male", "female"):
+            raise DataError(f"{path}: file name is not <id>.<gender>.<age>.<industry>.<sign>.xml")
+        if attribute == "gender":
+            label: str | None = parts[1]
+        else:
+            label = age_bucket(int(parts[2]))
+            if label is None:
+                dropped[f"blogger age {parts[2]} outside the three age groups"] += 1
+                continue
+        with path.open(encoding="latin-1") as handle:
+            for line_no, line in enumerate(handle, start=1):
+                line = line.strip()
+                if line and not line.startswith("<"):
+                    yield f"{parts[0]}-{line_no}", line, label
+
+
+def _protocol(attribute: str, total: str) -> str:
+    return (
+        "Validation split of the Hub loader (files sorted by name, every 20th file, index 0, "
+        "20, ...); every non-empty line not starting with `<` is one post, labelled by the "
+        f"blogger's {attribute} from the file name. " + CAP_PROTOCOL + f" {total}"
+    )
+
+
+builder("steb/blog_age", protocol=_protocol("age bucket (10s/20s/30s)", "Table 15: 3 x 200."))(
+    labelled_builder(lambda raw, dropped: read_posts(raw, dropped, "age"))
+)
+builder("steb/blog_gender", protocol=_protocol("gender", "Table 15: 2 x 200."))(
+    labelled_builder(lambda raw, dropped: read_posts(raw, dropped, "gender"))
+)

@@ -1,0 +1,79 @@
+"""``steb/corpus-of-diverse-styles``: sentences of 11 styles (Krishna et al. 2020), labelled
+by style (STEB App. C.4).
+
+Raw format: one file per style, one sentence per line, ``<style>.txt`` -- the sample release
+``data_samples/`` of the style-transfer-paraphrase repository (1,000 sentences per style)
+or the same layout exported from the Hub dataset ``billray110/corpus-of-diverse-styles``.
+
+Order alignment: STEB also uses CDS for order alignment (Table 15: 11 groups x 400 texts),
+which needs a parallel counterpart (a paraphrase) of every sentence. The sample release has
+plain sentences only, so this builder writes no ``style_sequences`` config.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+from dataset_scripts.registry import builder
+from dataset_scripts.steb.labelled import CAP_PROTOCOL, BuildResult, labelled_table
+from evaluators.errors import DataError
+
+URL = "https://huggingface.co/datasets/billray110/corpus-of-diverse-styles"
+STYLES = (
+    "aae",
+    "bible",
+    "coha_1810-1830",
+    "coha_1890-1910",
+    "coha_1990-2000",
+    "english_tweets",
+    "joyce",
+    "lyrics",
+    "romantic_poetry",
+    "shakespeare",
+    "switchboard",
+)
+
+
+def _folder(raw: Path) -> Path:
+    for base in (raw / "data_samples", raw):
+        if (base / f"{STYLES[0]}.txt").is_file():
+            return base
+    raise DataError(
+        f"missing CDS style files: expected {raw / 'data_samples' / 'aae.txt'} and the other "
+        f"<style>.txt files ({', '.join(STYLES)}) (download: {URL})"
+    )
+
+
+def read_records(raw: Path, dropped: Counter[str]) -> Iterator[tuple[str, str, str]]:
+    base = _folder(raw)
+    for style in STYLES:
+        path = base / f"{style}.txt"
+        if not path.is_file():
+            raise DataError(f"missing CDS style file: expected {path} (download: {URL})")
+        with path.open(encoding="utf-8") as handle:
+            for line_no, line in enumerate(handle, start=1):
+                if "\x00" in line:
+                    raise DataError(f"{path} line {line_no}: NUL byte in a sentence")
+                yield f"{style}-{line_no}", line.rstrip("\n"), style
+
+
+PROTOCOL = (
+    "Every line of `<style>.txt` is one text labelled with its style. "
+    + CAP_PROTOCOL
+    + " Built from the sample release (1,000 sentences per style), the first 200 per style "
+    "give 11 x 200 = 2,200 texts, the Table 15 count; the texts are the sample's first "
+    "sentences, not the first sentences of the full corpus STEB loaded from the Hub. The "
+    "order-alignment config of STEB (11 x 400) needs paraphrase pairs that the sample release "
+    "does not contain, so it is not built."
+)
+
+
+@builder("steb/corpus-of-diverse-styles", protocol=PROTOCOL, raw_hint="CDS_samples")
+def build(raw: Path | None) -> BuildResult:
+    """CDS sentences labelled by style."""
+    if raw is None:
+        raise DataError("steb/corpus-of-diverse-styles needs --raw <folder of <style>.txt>")
+    dropped: Counter[str] = Counter()
+    return labelled_table(read_records(Path(raw), dropped), dropped)

@@ -1,0 +1,74 @@
+"""``steb/core``: the Corpus of Online Registers of English (Laippala et al. 2023), web
+documents labelled by register sub-label (STEB App. C.4).
+
+Raw format: the TurkuNLP/CORE-corpus files ``train.tsv.gz``, ``dev.tsv.gz`` and
+``test.tsv.gz`` (plain ``.tsv`` accepted): no header; column 1 the register label(s)
+(whitespace-separated abbreviations), column 2 the CORE document id, column 3 the text.
+
+STEB uses the sub-labels as classes, i.e. every label except the main registers IN, NA,
+HI, LY, SP, IP, ID and OP; a document with several sub-labels appears once per sub-label
+(its id is suffixed with the label). Train, dev and test are merged in that order.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+from dataset_scripts.registry import builder
+from dataset_scripts.steb.labelled import CAP_PROTOCOL, labelled_builder, open_text
+from evaluators.errors import DataError
+
+URL = "https://github.com/TurkuNLP/CORE-corpus"
+MAIN_LABELS = frozenset({"IN", "NA", "HI", "LY", "SP", "IP", "ID", "OP"})
+SPLITS = ("train", "dev", "test")
+
+
+def core_files(raw: Path) -> list[Path]:
+    found = []
+    for split in SPLITS:
+        for name in (f"{split}.tsv.gz", f"{split}.tsv"):
+            if (raw / name).is_file():
+                found.append(raw / name)
+                break
+    if not found:
+        raise DataError(
+            f"missing CORE files: expected {raw / 'train.tsv.gz'}, {raw / 'dev.tsv.gz'} "
+            f"or {raw / 'test.tsv.gz'} (download: {URL})"
+        )
+    return found
+
+
+def read_records(raw: Path, dropped: Counter[str]) -> Iterator[tuple[str, str, str]]:
+    csv.field_size_limit(1 << 30)
+    for path in core_files(raw):
+        with open_text(path) as handle:
+            for line_no, fields in enumerate(
+                csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE), start=1
+            ):
+                if not fields:
+                    continue
+                if len(fields) != 3:
+                    raise DataError(
+                        f"{path} line {line_no}: expected 3 tab-separated columns "
+                        f"(labels, id, text), got {len(fields)}"
+                    )
+                labels, doc_id, text = fields
+                sub_labels = [lab for lab in labels.split() if lab not in MAIN_LABELS]
+                if not sub_labels:
+                    dropped["document with main register label(s) only"] += 1
+                    continue
+                for label in dict.fromkeys(sub_labels):
+                    yield f"{doc_id}-{label}", text, label
+
+
+builder(
+    "steb/core",
+    protocol="Every document of train, dev and test (merged) appears once per register "
+    "sub-label (all labels except the main registers IN, NA, HI, LY, SP, IP, ID, OP); "
+    "documents with main labels only are dropped (counted). "
+    + CAP_PROTOCOL
+    + " With the full release STEB reports 38 x 25 = 950 (Table 15).",
+)(labelled_builder(read_records))

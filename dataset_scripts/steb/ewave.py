@@ -1,0 +1,55 @@
+"""``steb/eWAVE``: example sentences of 53 varieties of English from the eWAVE CLDF release
+(Kortmann et al. 2020), labelled by variety (STEB App. C.2).
+
+Raw format: the CLDF StructureDataset ``cldf/examples.csv`` (``ID, Language_ID,
+Primary_Text, ...``) and ``cldf/languages.csv`` (``ID, Name, ...``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+from dataset_scripts.registry import builder
+from dataset_scripts.steb.labelled import (
+    CAP_PROTOCOL,
+    BuildResult,
+    find_first,
+    labelled_table,
+    read_delimited,
+)
+from evaluators.errors import DataError
+
+URL = "https://github.com/cldf-datasets/ewave"
+
+
+def read_records(raw: Path, dropped: Counter[str]) -> Iterator[tuple[str, str, str]]:
+    languages_csv = find_first(raw, ("cldf/languages.csv", "languages.csv"), URL, "languages.csv")
+    examples_csv = find_first(raw, ("cldf/examples.csv", "examples.csv"), URL, "examples.csv")
+    names = {row["ID"]: row["Name"] for _, row in read_delimited(languages_csv, ("ID", "Name"))}
+    for line, row in read_delimited(examples_csv, ("ID", "Language_ID", "Primary_Text")):
+        language = row["Language_ID"]
+        if language not in names:
+            raise DataError(
+                f"{examples_csv} line {line}: Language_ID {language!r} is not in {languages_csv}"
+            )
+        yield f"ewave-{row['ID']}", row["Primary_Text"], names[language]
+
+
+PROTOCOL = (
+    "Every row of `cldf/examples.csv` is one text (`Primary_Text`) labelled with the name "
+    "of its variety (`languages.csv`). "
+    + CAP_PROTOCOL
+    + " With the full CLDF release the smallest variety has 29 examples, giving "
+    "53 x 29 = 1,537 texts as in Table 15."
+)
+
+
+@builder("steb/eWAVE", protocol=PROTOCOL, raw_hint="eWAVE")
+def build(raw: Path | None) -> BuildResult:
+    """eWAVE example sentences labelled by variety."""
+    if raw is None:
+        raise DataError("steb/eWAVE needs --raw <eWAVE CLDF checkout>")
+    dropped: Counter[str] = Counter()
+    return labelled_table(read_records(Path(raw), dropped), dropped)

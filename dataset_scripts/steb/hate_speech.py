@@ -1,0 +1,78 @@
+"""STEB hate-speech datasets: ``steb/hate_speech`` (de Gibert et al. 2018, Stormfront
+sentences, hate vs noHate) and ``steb/hate_speech_and_offensive_language`` (Davidson et al.
+2017, tweets: hate speech, offensive language, neither).
+
+Raw formats:
+
+* ``hate_speech``: the repository's ``annotations_metadata.csv`` (``file_id, user_id,
+  subforum_id, num_contexts, label``) and one text file per sentence,
+  ``all_files/<file_id>.txt``. Labels ``relation`` (the sentence needs its neighbours to
+  be judged) and ``idk/skip`` are not classes of STEB's 2-class set and are dropped.
+* ``hate_speech_and_offensive_language``: ``data/labeled_data.csv`` (an unnamed index
+  column, ``count, hate_speech, offensive_language, neither, class, tweet``) where
+  ``class`` is 0 hate speech, 1 offensive language, 2 neither.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+from dataset_scripts.registry import builder
+from dataset_scripts.steb.labelled import (
+    CAP_PROTOCOL,
+    find_first,
+    labelled_builder,
+    read_delimited,
+    require,
+)
+from evaluators.errors import DataError
+
+STORMFRONT_URL = "https://github.com/Vicomtech/hate-speech-dataset"
+DAVIDSON_URL = "https://github.com/t-davidson/hate-speech-and-offensive-language"
+STORMFRONT_LABELS = ("hate", "noHate")
+DAVIDSON_CLASSES = {"0": "hate_speech", "1": "offensive_language", "2": "neither"}
+
+
+def read_stormfront(raw: Path, dropped: Counter[str]) -> Iterator[tuple[str, str, str]]:
+    metadata = find_first(
+        raw, ("annotations_metadata.csv", ""), STORMFRONT_URL, "annotations_metadata.csv"
+    )
+    folder = metadata.parent / "all_files"
+    for line, row in read_delimited(metadata, ("file_id", "label")):
+        label = row["label"].strip()
+        if label not in STORMFRONT_LABELS:
+            if label in ("relation", "idk/skip"):
+                dropped[f"label {label!r} (not one of STEB's 2 classes)"] += 1
+                continue
+            raise DataError(f"{metadata} line {line}: column 'label' value {label!r} is unknown")
+        path = require(folder / f"{row['file_id']}.txt", STORMFRONT_URL, f"text of line {line}")
+        yield row["file_id"], path.read_text(encoding="utf-8"), label
+
+
+def read_davidson(raw: Path, dropped: Counter[str]) -> Iterator[tuple[str, str, str]]:
+    path = find_first(raw, ("data/labeled_data.csv", "labeled_data.csv", ""), DAVIDSON_URL, "CSV")
+    for line, row in read_delimited(path, ("class", "tweet")):
+        label = DAVIDSON_CLASSES.get(row["class"].strip())
+        if label is None:
+            raise DataError(
+                f"{path} line {line}: column 'class' value {row['class']!r} is not 0/1/2"
+            )
+        yield f"tweet-{line}", row["tweet"], label
+
+
+builder(
+    "steb/hate_speech",
+    protocol="Every annotated sentence (`annotations_metadata.csv` + `all_files/<file_id>.txt`) "
+    "labelled hate or noHate is one text; `relation` and `idk/skip` are dropped (counted). "
+    + CAP_PROTOCOL
+    + " With the full release this gives 2 x 200 = 400 (Table 15).",
+)(labelled_builder(read_stormfront))
+builder(
+    "steb/hate_speech_and_offensive_language",
+    protocol="Every tweet of `labeled_data.csv` is one text labelled by its `class` "
+    "(hate_speech, offensive_language, neither). "
+    + CAP_PROTOCOL
+    + " With the full CSV this gives 3 x 200 = 600 (Table 15).",
+)(labelled_builder(read_davidson))

