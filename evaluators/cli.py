@@ -287,6 +287,41 @@ def run(
             else f"encoded {record.embedding.n_encoded}/{record.embedding.n_unique} unique texts"
         )
         console.print(f"[dim]{record.path}[/dim]  {how}")
+    if benchmark:
+        _print_steb_scores(console, out, model)
+
+
+def _print_steb_scores(console, out: Path, model: str) -> None:
+    """STEB's views (with bootstrap CIs) for ``model`` from the result folder."""
+    from rich.table import Table
+
+    from evaluators.steb_scores.results import load_results
+    from evaluators.steb_scores.summary import summarize
+
+    summary = summarize(load_results([out]))
+    mine = summary.models.get(model)
+    if mine is None:
+        return
+    table = Table(
+        title=f"STEB scores of {model} ({mine.coverage} datasets"
+        f"{'' if mine.comparable else ', not comparable to the paper'})"
+    )
+    for column in ("view", "score", "95% CI", "task results"):
+        table.add_column(column)
+    for name, view in mine.views.items():
+        if view.overall is None:
+            continue
+        low, high = view.ci.get(view.overall_name, (float("nan"), float("nan")))
+        table.add_row(
+            name,
+            f"{100 * view.overall:.2f}",
+            f"[{100 * low:.2f}, {100 * high:.2f}]",
+            str(sum(view.n_datasets.values())),
+        )
+    console.print(table)
+    console.print(
+        f"leaderboard: stylebench leaderboard --results {out} --view all --out {out}/board"
+    )
 
 
 @cli.command()
@@ -381,6 +416,28 @@ def build(
         raise StylebenchError(f"{len(failed)} builds failed: {', '.join(failed)}")
 
 
+@cli.command(name="probing-build")
+@click.option(
+    "--texts",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    required=True,
+    help="Your corpus: .txt (one text per line), .csv/.tsv or .jsonl with a text column.",
+)
+@click.option("--text-column", default="text", show_default=True)
+@click.option("--name", default=None, help="Dataset name (default: the file name).")
+@click.option("--out", type=click.Path(path_type=Path), required=True)
+def probing_build(texts: Path, text_column: str, name: str | None, out: Path) -> None:
+    """Build a STEB probing dataset (46 LFTK features, 5 quantile bins, balanced splits,
+    seed 42) from any text corpus; evaluate it with `stylebench run --tasks probing`."""
+    from dataset_scripts.steb.probing import build_probing_folder
+
+    folder, dropped = build_probing_folder(texts, out, name, text_column)
+    console = _console()
+    console.print(f"built probing dataset -> {folder}")
+    for reason, n in sorted(dropped.items()):
+        console.print(f"  {reason}: {n}")
+
+
 @cli.command()
 @click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--repo-id", required=True, help="Target dataset repo, e.g. steb/STEL_feature.")
@@ -416,6 +473,8 @@ def _add_plugins() -> None:
 
 
 _add_plugins()
+if "steb" in cli.commands:  # `stylebench leaderboard` = `stylebench steb leaderboard`
+    cli.add_command(cli.commands["steb"].commands["leaderboard"], name="leaderboard")
 
 
 def main(argv: list[str] | None = None) -> None:

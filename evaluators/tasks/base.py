@@ -99,3 +99,12 @@ def unit_normalise(matrix: np.ndarray) -> np.ndarray:
     """Rows scaled to unit L2 norm; zero rows stay zero (cosine 0 with everything)."""
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     return matrix / np.where(norms > 0, norms, 1.0)
+
+
+def unit_histogram(values: np.ndarray) -> dict[str, list[float] | list[int]]:
+    """Per-unit scores (one per pair, query, ...) as a compact histogram
+    ``{"values": [...], "counts": [...]}``, stored in ``details["units"][metric]`` when the
+    metric is the mean over those units: enough to bootstrap it (evaluators.steb_scores)
+    without one number per unit in the result JSON."""
+    distinct, counts = np.unique(np.round(np.asarray(values, dtype=float), 12), return_counts=True)
+    return {"values": distinct.tolist(), "counts": counts.tolist()}

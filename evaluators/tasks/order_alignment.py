@@ -28,7 +28,8 @@ import numpy as np
 
 from evaluators.data import Table
 from evaluators.metric_math import order_alignment_accuracy
-from evaluators.tasks.base import EmbeddingLookup, TaskEvaluator, unit_normalise
+from evaluators.metric_math.alignment import _score_items
+from evaluators.tasks.base import EmbeddingLookup, TaskEvaluator, unit_histogram, unit_normalise
 
 
 def alignment_costs(sequences: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -72,6 +73,8 @@ class OrderAlignmentEvaluator(TaskEvaluator):
             groups[row["group"]].append(row["texts"])
         per_group: dict[str, dict[str, float]] = {}
         totals: dict[str, float] = defaultdict(float)
+        unit_plain: list[np.ndarray] = []  # per-pair scores, for bootstrap CIs (units)
+        unit_distractor: list[np.ndarray] = []
         n_pairs = 0
         for group, sequences in groups.items():
             if len(sequences) < 2:
@@ -79,10 +82,13 @@ class OrderAlignmentEvaluator(TaskEvaluator):
             positions = len(sequences[0])
             vectors = embed(t for seq in sequences for t in seq)
             variants = alignment_costs(vectors.reshape(len(sequences), positions, -1))
-            scores = {
-                name: _mean_accuracy(costs, expected)
+            items = {
+                name: _item_accuracies(costs, expected)
                 for name, (costs, expected) in variants.items()
             }
+            scores = {name: float(values.mean()) for name, values in items.items()}
+            unit_plain.append(items["plain"])
+            unit_distractor.append((items["last"] + items["first"]) / 2)
             pairs = len(variants["plain"][0])
             n_pairs += pairs
             for name, value in scores.items():
@@ -104,10 +110,20 @@ class OrderAlignmentEvaluator(TaskEvaluator):
             "distractor_first_accuracy": first,
         }
         counts = {"n_sequences": len(table.rows), "n_groups": len(per_group), "n_pairs": n_pairs}
-        return metrics, counts, {"per_group": per_group}
+        units = {
+            "accuracy": unit_histogram(np.concatenate(unit_plain)),
+            "distractor_accuracy": unit_histogram(np.concatenate(unit_distractor)),
+        }
+        return metrics, counts, {"per_group": per_group, "units": units}
 
 
 def _mean_accuracy(costs: np.ndarray, expected: np.ndarray) -> float:
     """Mean tie-aware accuracy of a batch of equal-shaped alignment problems."""
     result = order_alignment_accuracy(costs, np.broadcast_to(expected, costs.shape[:2]))
     return float(result["accuracy"])
+
+
+def _item_accuracies(costs: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """Per-item tie-aware accuracies of a batch (their mean is :func:`_mean_accuracy`:
+    the same scoring routine of :func:`order_alignment_accuracy`, items kept)."""
+    return _score_items(costs, np.broadcast_to(expected, costs.shape[:2]), "costs", "expected")

@@ -12,7 +12,8 @@ import numpy as np
 
 from evaluators.data import Table
 from evaluators.metric_math import retrieval_scores
-from evaluators.tasks.base import EmbeddingLookup, TaskEvaluator, unit_normalise
+from evaluators.metric_math.retrieval import first_relevant_ranks
+from evaluators.tasks.base import EmbeddingLookup, TaskEvaluator, unit_histogram, unit_normalise
 
 STEB_RECALL_KS = (1, 8, 16, 32, 64, 128)
 
@@ -47,10 +48,17 @@ class RetrievalEvaluator(TaskEvaluator):
         )
         ks = tuple(k for k in STEB_RECALL_KS if k < len(targets)) or (1,)
         metrics = retrieval_scores(similarity, relevance, ks=ks)
+        ranks = first_relevant_ranks(similarity, relevance)  # per query, for bootstrap CIs
         counts = {
             "n_queries": len(answerable),
             "n_targets": len(targets),
             "n_queries_without_target": len(queries) - len(answerable),
             "n_documents": sum(len(row["texts"]) for row in table.rows),
         }
-        return {k: float(v) for k, v in metrics.items() if k != "n_queries"}, counts, {}
+        units = {"mrr": unit_histogram(1.0 / ranks), "mean_rank": unit_histogram(ranks)}
+        units |= {f"recall@{k}": unit_histogram(ranks <= k) for k in ks}
+        return (
+            {k: float(v) for k, v in metrics.items() if k != "n_queries"},
+            counts,
+            {"units": units},
+        )

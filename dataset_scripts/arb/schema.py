@@ -1,0 +1,165 @@
+"""The ARB quartet schema (config ``quartets``), in the style of
+:mod:`dataset_scripts.schemas`, and the writer of an ARB Hub-ready folder.
+
+One row is one text. The first twelve columns are exactly the fields of the ARB release
+(paper Sec. Data Availability): ``id, text, label, label_id, regime, source_dataset,
+source_dataset_short, generator_model, source_index, pair_id, text_sha256, word_count``.
+``label`` / ``label_id`` are the regime class (Human 0, Free-LLM 1, H2L 2, LLM2L 3); the
+Human row of a source item is stored once and shared by every generator block, so its
+``generator_model`` is null. The remaining columns are the content-origin and surface
+labels of Table 2, the human source's length stratum, the Free-LLM generator where it
+differs from the block's generator, and the four quality flags of Sec. 4.6 (kept, never
+dropped).
+
+The shared :func:`dataset_scripts.hub_folder.write_hub_folder` validates STEB schemas only,
+so :func:`write_arb_folder` writes the Parquet with ``datasets``' ``to_parquet`` and the card
+with :func:`dataset_scripts.cards.render_card` (the schema is made known to the card
+template only for the duration of the call).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from datasets import Dataset, Features, Value
+
+from dataset_scripts.cards import render_card
+from dataset_scripts.registry import DatasetSpec
+from dataset_scripts.schemas import SCHEMAS, Schema
+from evaluators.data import quiet_datasets
+from evaluators.errors import DataError
+
+CONFIG = "quartets"
+REGIMES: tuple[str, ...] = ("Human", "Free-LLM", "H2L", "LLM2L")
+CONTENT_ORIGIN = {"Human": "human", "Free-LLM": "llm", "H2L": "human", "LLM2L": "llm"}
+SURFACE = {
+    "Human": "human-written",
+    "Free-LLM": "llm-generated",
+    "H2L": "llm-mediated-rewrite",
+    "LLM2L": "llm-mediated-rewrite",
+}
+FLAGS: tuple[str, ...] = ("flag_short", "flag_refusal", "flag_non_english", "flag_duplicate")
+
+RELEASE_FIELDS: tuple[str, ...] = (
+    "id",
+    "text",
+    "label",
+    "label_id",
+    "regime",
+    "source_dataset",
+    "source_dataset_short",
+    "generator_model",
+    "source_index",
+    "pair_id",
+    "text_sha256",
+    "word_count",
+)
+
+ARB_FEATURES = Features(
+    {
+        "id": Value("string"),
+        "text": Value("string"),
+        "label": Value("string"),
+        "label_id": Value("int8"),
+        "regime": Value("string"),
+        "source_dataset": Value("string"),
+        "source_dataset_short": Value("string"),
+        "generator_model": Value("string"),
+        "source_index": Value("int64"),
+        "pair_id": Value("string"),
+        "text_sha256": Value("string"),
+        "word_count": Value("int32"),
+        "content_origin": Value("string"),
+        "surface": Value("string"),
+        "length_stratum": Value("string"),
+        "free_llm_model": Value("string"),
+        "flag_short": Value("bool"),
+        "flag_refusal": Value("bool"),
+        "flag_non_english": Value("bool"),
+        "flag_duplicate": Value("bool"),
+    }
+)
+
+ARB_SCHEMA = Schema(
+    CONFIG,
+    ARB_FEATURES,
+    ("arb_detection",),
+    "one text of a matched four-regime quartet (Human, Free-LLM, H2L, LLM2L)",
+    ("text",),
+)
+
+
+def validate_quartet_rows(rows: Sequence[Mapping[str, Any]], source: str) -> None:
+    """Raise :class:`DataError` naming the source, row, column and value of the first
+    violation (missing/extra column, wrong type, unknown regime, inconsistent labels)."""
+    expected = list(ARB_FEATURES)
+    for i, row in enumerate(rows):
+        if list(row) != expected:
+            missing = [c for c in expected if c not in row]
+            extra = [c for c in row if c not in ARB_FEATURES]
+            raise DataError(
+                f"{source}: row {i}: columns differ from the ARB schema "
+                f"(missing {missing}, extra {extra})"
+            )
+        regime = row["regime"]
+        if regime not in REGIMES:
+            raise DataError(f"{source}: row {i}: column 'regime': unknown value {regime!r}")
+        if row["label"] != regime or row["label_id"] != REGIMES.index(regime):
+            raise DataError(
+                f"{source}: row {i}: column 'label_id': {row['label_id']!r} does not match "
+                f"regime {regime!r}"
+            )
+        if (regime == "Human") != (row["generator_model"] is None):
+            raise DataError(
+                f"{source}: row {i}: column 'generator_model': {row['generator_model']!r} "
+                f"(null exactly for Human rows)"
+            )
+        if not isinstance(row["text"], str):
+            raise DataError(f"{source}: row {i}: column 'text': not a string")
+
+
+def write_arb_folder(
+    spec: DatasetSpec,
+    rows: Sequence[Mapping[str, Any]],
+    out_dir: Path,
+    dropped: Mapping[str, int] | None = None,
+    build_info: Mapping[str, Any] | None = None,
+    split: str = "train",
+) -> Path:
+    """Write ``data/quartets/<split>-00000-of-00001.parquet``, README.md and
+    ``stylebench_build.json`` atomically (staging folder renamed at the end)."""
+    validate_quartet_rows(rows, f"{spec.hub_id} [{CONFIG}/{split}]")
+    out_dir = Path(out_dir)
+    staging = out_dir.with_name(out_dir.name + ".partial")
+    if staging.exists():
+        shutil.rmtree(staging)
+    target = staging / "data" / CONFIG / f"{split}-00000-of-00001.parquet"
+    target.parent.mkdir(parents=True)
+    with quiet_datasets():
+        Dataset.from_list(list(rows), features=ARB_FEATURES).to_parquet(str(target))
+    counts = {CONFIG: {split: len(rows)}}
+    added = CONFIG not in SCHEMAS
+    if added:
+        SCHEMAS[CONFIG] = ARB_SCHEMA
+    try:
+        card = render_card(spec, counts, dict(dropped or {}), {CONFIG: len(rows)})
+    finally:
+        if added:
+            del SCHEMAS[CONFIG]
+    card = card.replace(
+        f"stylebench run --model <encoder> --dataset {spec.hub_id}",
+        "stylebench arb score --data <this folder> --detector loglik --out scores.parquet\n"
+        "stylebench arb report --scores scores.parquet --out report/",
+    )
+    (staging / "README.md").write_text(card)
+    info = {"hub_id": spec.hub_id, "counts": counts, "dropped": dict(dropped or {})}
+    info.update(build_info or {})
+    (staging / "stylebench_build.json").write_text(json.dumps(info, indent=2, default=str))
+    if out_dir.exists():
+        shutil.rmtree(out_dir)
+    staging.rename(out_dir)
+    return out_dir

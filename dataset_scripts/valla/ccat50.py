@@ -1,0 +1,73 @@
+"""CCAT50 (Reuter_50_50; Lewis et al. 2004 via the UCI repository) as a Valla dataset.
+
+Raw format: ``C50train/<author>/<n>newsML.txt`` and ``C50test/<author>/<n>newsML.txt``
+(50 authors x 50 + 50 plain-text news stories, UTF-8/ASCII).
+
+Split (Valla's ``valla/dsets/C50.py``): the published test set is ``test``; the published
+training set is split 80/20, stratified by author with ``random_state=0``, into ``train``
+and ``validation``. Valla's Ngram and PPM train on train + validation before scoring
+``test``. CCAT50 has no topic, genre or author shift (Table 1), so it has iid splits only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dataset_scripts.registry import BuildOutput, DatasetSpec, register
+from dataset_scripts.valla.common import VALLA_CITATION, author_files, find_folder, read_text
+from dataset_scripts.valla.splits import SEED, sorted_rows, stratified_split, with_av
+
+
+def read_ccat50(raw: Path) -> dict[str, list[dict[str, str]]]:
+    """The published train and test sets as rows (id = path below the raw folder)."""
+    out = {}
+    for part in ("C50train", "C50test"):
+        folder = find_folder(raw, part)
+        out[part] = [
+            {"id": f"{part}/{author}/{path.name}", "text": read_text(path), "label": author}
+            for author, path in author_files(folder, "*.txt")
+        ]
+    train_authors = {r["label"] for r in out["C50train"]}
+    test_authors = {r["label"] for r in out["C50test"]}
+    if train_authors != test_authors:
+        missing = sorted(train_authors ^ test_authors)[:5]
+        raise FileNotFoundError(f"{raw}: C50train and C50test have different authors: {missing}")
+    return out
+
+
+def build(raw: Path | None) -> BuildOutput:
+    """Build the AA splits and the derived AV pairs (see the module notes)."""
+    if raw is None:
+        raise FileNotFoundError("CCAT50 is built from the Reuter_50_50 download; pass --raw")
+    parts = read_ccat50(raw)
+    train, validation = stratified_split(parts["C50train"], 0.2, SEED)
+    dropped: dict[str, int] = {}
+    aa = {"train": train, "validation": validation, "test": sorted_rows(parts["C50test"])}
+    return with_av(aa, SEED, dropped), dropped
+
+
+SPEC = register(
+    DatasetSpec(
+        hub_id="valla/ccat50",
+        pretty_name="Valla CCAT50 (Reuter_50_50)",
+        summary=(
+            "News stories by 50 Reuters journalists (100 per author) for authorship "
+            "attribution (config `labelled_texts`, label = author) and verification "
+            "(config `text_pairs`), with Valla's standard splits."
+        ),
+        builder=build,
+        license="UCI dataset (RCV1 subset; Reuters text, research use)",
+        source_url="https://archive.ics.uci.edu/dataset/217/reuter+50+50",
+        citation=VALLA_CITATION,
+        raw_format="C50train/<author>/*newsML.txt and C50test/<author>/*newsML.txt",
+        protocol=(
+            "The published `C50test` is `test`; `C50train` is split 80/20 into `train` and "
+            "`validation`, stratified by author (scikit-learn `train_test_split`, "
+            "`random_state=0`, rows in path order), as in Valla's `dsets/C50.py`. AV pairs: "
+            "for every text of a split, one same-author and one different-author pair drawn "
+            "with a fixed seed (balanced 1:1), as in Valla's `sample_av_dataset`."
+        ),
+        raw_hint="ccat50",
+        extra={"family": "valla", "formulations": ("AA", "AV"), "table_name": "CCAT50"},
+    )
+)

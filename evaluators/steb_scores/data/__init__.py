@@ -1,0 +1,1 @@
+"""Data files of evaluators.steb_scores (paper tables, STEB repository facts)."""

@@ -1,0 +1,365 @@
+"""STEB's aggregate scores (paper Sec. 3.3, 5.2, 5.3) for one model's results.
+
+Every view is the same three-level computation, described by a :class:`ViewSpec`:
+
+    unit   = one (dataset, task, metric) score of the model (in [0, 1])
+    group  = mean of its units that are present
+    column = mean of its groups that have a unit present
+    derived columns (averages) = a function of the columns (``ViewSpec.combine``)
+
+* **operational** (Table 2/6): one column per task type; groups = the redundancy clusters
+  of that task (discovered by :mod:`evaluators.steb_scores.clusters`, or singletons);
+  order alignment uses the distractor accuracy; ``steb_score`` = mean of the task
+  columns. Non-English datasets are left out (they form the multilingual view).
+* **definitional** (Table 3/9, Table 13 clusters from the catalogue's ``definitional``):
+  each object-of-study column (genre, register, time, demographics, dialect, idiolect)
+  and linguistic_features uses every task of its datasets, with the plain order-alignment
+  accuracy; groups = task types (a column is the mean over task types of the mean over
+  datasets: the rule of the STEB repository's manual clusters).
+  content_independence = order-alignment distractor accuracy only.
+  ``object_of_study`` = mean of the six, ``average`` = mean of object_of_study,
+  linguistic_features and content_independence.
+* **application** (Table 4/7): the STEB repository's manual clusters (ATD, adversarial
+  ATD, AV overall/easy/medium/hard, AR), groups = task types; ``average`` = mean of atd,
+  atd_adversarial, av_overall, ar (easy/medium/hard are subsets and do not count).
+* **multilingual** (Table 5/8): pair_classification = predefined-pair AUC over the 13
+  non-English PAN13-15 AV sets, retrieval = MRR over the 4 non-English PAN18 AA sets;
+  ``average`` = mean of the two.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from evaluators.errors import UnknownNameError
+from evaluators.steb_scores.reference import (
+    APPLICATION_AVERAGED,
+    APPLICATION_COLUMNS,
+    DEFINITIONAL_CLUSTERS,
+    MULTILINGUAL_COLUMNS,
+    OBJECTS_OF_STUDY,
+    OPERATIONAL_TASKS,
+    table_info,
+)
+from evaluators.steb_scores.results import STEB_PREFIX, Score, catalogue
+
+Unit = tuple[str, str, str]  # (dataset hub id, task, metric)
+VIEWS = ("operational", "definitional", "application", "multilingual")
+OVERALL = {
+    "operational": "steb_score",
+    "definitional": "average",
+    "application": "average",
+    "multilingual": "average",
+}
+
+# the metric each task contributes (order alignment has two variants)
+TASK_METRIC = {
+    "clustering": "v_measure",
+    "all_to_all_pairs": "auc",
+    "predefined_pairs": "auc",
+    "order_alignment": "distractor_accuracy",
+    "retrieval": "mrr",
+    "probing": "accuracy",
+}
+OA_PLAIN = "accuracy"
+
+
+@dataclass
+class ViewSpec:
+    """What a view averages: ``columns[column][group] = [units]``, plus the derived
+    columns and how many datasets each column holds in the paper (for completeness)."""
+
+    name: str
+    columns: dict[str, dict[str, list[Unit]]]
+    combine: Callable[[dict[str, float]], dict[str, float]]
+    expected: dict[str, int] = field(default_factory=dict)  # column -> paper's dataset count
+    # bootstrap: are the groups themselves a sample (operational clusters) or fixed strata
+    # (task types inside a definitional/application column)?
+    resample_groups: bool = False
+
+    @property
+    def column_names(self) -> list[str]:
+        return list(self.columns)
+
+
+@dataclass
+class ViewScore:
+    """One model's scores on one view (values in [0, 1]; None where nothing was run)."""
+
+    view: str
+    columns: dict[str, float | None]
+    n_datasets: dict[str, int]  # column -> datasets that contributed
+    complete: bool  # every column has at least the paper's number of datasets
+    overall_name: str
+    ci: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+    @property
+    def overall(self) -> float | None:
+        return self.columns.get(self.overall_name)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "view": self.view,
+            "columns": self.columns,
+            "overall": self.overall,
+            "overall_name": self.overall_name,
+            "n_datasets": self.n_datasets,
+            "complete": self.complete,
+            "ci95": {k: list(v) for k, v in self.ci.items()},
+        }
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values)
+
+
+@cache
+def repo_clusters() -> dict[str, Any]:
+    """The facts read from the STEB authors' repository (see data/steb_repo_clusters.json)."""
+    text = (
+        resources.files("evaluators.steb_scores.data")
+        .joinpath("steb_repo_clusters.json")
+        .read_text(encoding="utf-8")
+    )
+    return json.loads(text)
+
+
+def multilingual_datasets() -> set[str]:
+    """Hub ids of the non-English datasets (repository list, plus catalogue entries
+    whose language does not include English)."""
+    names = repo_clusters()["multilingual"]
+    ids = {STEB_PREFIX + n for col in names.values() for n in col}
+    ids |= {h for h, info in catalogue().items() if info.language and "en" not in info.language}
+    return ids
+
+
+# ----------------------------------------------------------------------------- views
+
+
+def _catalogue_counts(kind: str) -> dict[str, int]:
+    """How many catalogued English datasets each task type (``kind="task"``) or Table 13
+    cluster (``"definitional"``) has: what a complete run must cover. (The paper's printed
+    counts collapse sub-datasets, e.g. Table 9 counts PASTEL once where the catalogue has
+    six PASTEL datasets, and Table 6 prints 26 predefined-pair datasets where Table 15
+    lists 25; the catalogue is what a run can cover.)"""
+    foreign = multilingual_datasets()
+    counts: dict[str, int] = {}
+    for hub_id, info in catalogue().items():
+        if hub_id in foreign:
+            continue
+        for key in info.task_types if kind == "task" else info.definitional:
+            counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def score_values(scores: Iterable[Score]) -> dict[tuple[str, str], Score]:
+    """{(dataset, task): Score} of one model."""
+    return {(s.dataset, s.task): s for s in scores}
+
+
+def unit_values(scores: Iterable[Score]) -> dict[Unit, float]:
+    """Every metric of every result, keyed by unit (dataset, task, metric)."""
+    out: dict[Unit, float] = {}
+    for s in scores:
+        for metric, value in s.metrics.items():
+            out[(s.dataset, s.task, metric)] = value
+    return out
+
+
+def operational_spec(
+    datasets_by_task: Mapping[str, Iterable[str]],
+    clusters: Mapping[str, Sequence[Sequence[str]]] | None = None,
+) -> ViewSpec:
+    """Operational view over the given English datasets per task; ``clusters[task]`` is a
+    list of dataset groups (datasets not in any group form their own cluster)."""
+    columns: dict[str, dict[str, list[Unit]]] = {}
+    for task in OPERATIONAL_TASKS:
+        present = sorted(set(datasets_by_task.get(task, ())))
+        groups: dict[str, list[Unit]] = {}
+        assigned: set[str] = set()
+        for i, members in enumerate((clusters or {}).get(task, ())):
+            chosen = [d for d in members if d in present]
+            if chosen:
+                groups[f"cluster_{i + 1}"] = [(d, task, TASK_METRIC[task]) for d in chosen]
+                assigned.update(chosen)
+        for d in present:
+            if d not in assigned:
+                groups[f"single:{d}"] = [(d, task, TASK_METRIC[task])]
+        columns[task] = groups
+    expected = _catalogue_counts("task")
+    if not expected:  # no catalogue: the paper's Table 6 counts
+        counts = table_info("6")["num_datasets"]
+        expected = dict(zip(OPERATIONAL_TASKS, counts, strict=False))
+
+    def combine(cols: dict[str, float]) -> dict[str, float]:
+        tasks = [cols[t] for t in OPERATIONAL_TASKS if t in cols]
+        return {"steb_score": _mean(tasks)} if tasks else {}
+
+    return ViewSpec("operational", columns, combine, expected, resample_groups=True)
+
+
+def definitional_spec(
+    available: Mapping[str, Iterable[str]],
+    definitional: Mapping[str, Iterable[str]] | None = None,
+) -> ViewSpec:
+    """Definitional view. ``available`` = {dataset: task types it has results for};
+    ``definitional`` = {dataset: Table 13 clusters} (default: the catalogue)."""
+    if definitional is None:
+        definitional = {h: info.definitional for h, info in catalogue().items()}
+    columns: dict[str, dict[str, list[Unit]]] = {c: {} for c in DEFINITIONAL_CLUSTERS}
+    for dataset, tasks in sorted(available.items()):
+        for cluster in definitional.get(dataset, ()):
+            if cluster not in columns:
+                continue
+            for task in sorted(set(tasks)):
+                if cluster == "content_independence":
+                    if task != "order_alignment":
+                        continue
+                    metric = "distractor_accuracy"
+                else:
+                    metric = OA_PLAIN if task == "order_alignment" else TASK_METRIC.get(task)
+                if metric is None:
+                    continue
+                columns[cluster].setdefault(task, []).append((dataset, task, metric))
+    expected = _catalogue_counts("definitional")
+    if not expected:  # no catalogue: the paper's Table 9 counts (rows of Table 13)
+        counts = table_info("9")["num_datasets"]  # genre..idiolect, oos, ling, ci, total
+        expected = dict(zip(OBJECTS_OF_STUDY, counts[:6], strict=True))
+        expected["linguistic_features"] = counts[7]
+        expected["content_independence"] = counts[8]
+
+    def combine(cols: dict[str, float]) -> dict[str, float]:
+        out: dict[str, float] = {}
+        oos = [cols[c] for c in OBJECTS_OF_STUDY if c in cols]
+        if oos:
+            out["object_of_study"] = _mean(oos)
+        parts = [
+            v
+            for v in (
+                out.get("object_of_study"),
+                cols.get("linguistic_features"),
+                cols.get("content_independence"),
+            )
+            if v is not None
+        ]
+        if parts:
+            out["average"] = _mean(parts)
+        return out
+
+    return ViewSpec("definitional", columns, combine, expected)
+
+
+def _named_spec(
+    name: str,
+    lists: Mapping[str, Sequence[str]],
+    available: Mapping[str, Iterable[str]],
+    task_filter: Mapping[str, str] | None,
+    averaged: Sequence[str],
+) -> ViewSpec:
+    columns: dict[str, dict[str, list[Unit]]] = {}
+    expected = {}
+    for column, names in lists.items():
+        groups: dict[str, list[Unit]] = {}
+        for n in names:
+            hub = STEB_PREFIX + n
+            for task in sorted(set(available.get(hub, ()))):
+                if task_filter and task_filter.get(column) not in (None, task):
+                    continue
+                if task not in TASK_METRIC:
+                    continue
+                groups.setdefault(task, []).append((hub, task, TASK_METRIC[task]))
+        columns[column] = groups
+        expected[column] = len(names)
+
+    def combine(cols: dict[str, float]) -> dict[str, float]:
+        parts = [cols[c] for c in averaged if c in cols]
+        return {"average": _mean(parts)} if parts else {}
+
+    return ViewSpec(name, columns, combine, expected)
+
+
+def application_spec(available: Mapping[str, Iterable[str]]) -> ViewSpec:
+    lists = repo_clusters()["application"]
+    ordered = {c: lists[c] for c in APPLICATION_COLUMNS}
+    return _named_spec("application", ordered, available, None, APPLICATION_AVERAGED)
+
+
+def multilingual_spec(available: Mapping[str, Iterable[str]]) -> ViewSpec:
+    lists = repo_clusters()["multilingual"]
+    ordered = {c: lists[c] for c in MULTILINGUAL_COLUMNS}
+    tasks = {"pair_classification": "predefined_pairs", "retrieval": "retrieval"}
+    return _named_spec("multilingual", ordered, available, tasks, MULTILINGUAL_COLUMNS)
+
+
+def evaluate_spec(spec: ViewSpec, values: Mapping[Unit, float]) -> dict[str, float]:
+    """Columns and derived columns of a view for unit values (missing units skipped)."""
+    cols: dict[str, float] = {}
+    for column, groups in spec.columns.items():
+        group_means = []
+        for units in groups.values():
+            present = [values[u] for u in units if u in values]
+            if present:
+                group_means.append(_mean(present))
+        if group_means:
+            cols[column] = _mean(group_means)
+    return {**cols, **spec.combine(cols)}
+
+
+def column_datasets(spec: ViewSpec, values: Mapping[Unit, float]) -> dict[str, int]:
+    return {
+        column: len({u[0] for units in groups.values() for u in units if u in values})
+        for column, groups in spec.columns.items()
+    }
+
+
+def build_spec(
+    view: str,
+    scores: Sequence[Score],
+    clusters: Mapping[str, Sequence[Sequence[str]]] | None = None,
+) -> ViewSpec:
+    """The spec of ``view`` over the datasets that ``scores`` (one model) cover."""
+    available: dict[str, set[str]] = {}
+    for s in scores:
+        available.setdefault(s.dataset, set()).add(s.task)
+    if view == "operational":
+        foreign = multilingual_datasets()
+        by_task: dict[str, set[str]] = {}
+        for dataset, tasks in available.items():
+            if dataset in foreign or not dataset.startswith(STEB_PREFIX):
+                continue  # non-English sets have their own view; non-STEB data none
+            for t in tasks:
+                by_task.setdefault(t, set()).add(dataset)
+        return operational_spec(by_task, clusters)
+    if view == "definitional":
+        return definitional_spec(available)
+    if view == "application":
+        return application_spec(available)
+    if view == "multilingual":
+        return multilingual_spec(available)
+    raise UnknownNameError(f"unknown STEB view {view!r}; known views: {', '.join(VIEWS)}")
+
+
+def view_score(
+    view: str,
+    scores: Sequence[Score],
+    clusters: Mapping[str, Sequence[Sequence[str]]] | None = None,
+) -> ViewScore:
+    """One model's score on one view (no CIs; see :mod:`evaluators.steb_scores.bootstrap`)."""
+    spec = build_spec(view, scores, clusters)
+    values = unit_values(scores)
+    result = evaluate_spec(spec, values)
+    counts = column_datasets(spec, values)
+    names = [*spec.column_names, *spec.combine({c: 0.0 for c in spec.column_names})]
+    complete = all(counts.get(c, 0) >= n for c, n in spec.expected.items())
+    return ViewScore(
+        view=view,
+        columns={c: result.get(c) for c in dict.fromkeys(names)},
+        n_datasets=counts,
+        complete=complete,
+        overall_name=OVERALL[view],
+    )
