@@ -32,6 +32,7 @@ from .alignment import (
     align,
     alignment_accuracy,
     alignment_cost,
+    item_accuracies,
     order_alignment_accuracy,
 )
 from .binary import eer, partial_auc, roc_auc, roc_curve, roc_summary, tpr_at_fpr
@@ -49,6 +50,7 @@ __all__ = [
     "cosine_similarity_matrix",
     "eer",
     "first_relevant_ranks",
+    "item_accuracies",
     "macro_accuracy",
     "order_alignment_accuracy",
     "pan_verification",

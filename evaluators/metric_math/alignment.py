@@ -54,6 +54,7 @@ __all__ = [
     "align",
     "alignment_accuracy",
     "alignment_cost",
+    "item_accuracies",
     "order_alignment_accuracy",
 ]
 
@@ -338,6 +339,20 @@ def _assignment_batch(
         raise ValueError(f"{name}[{bad}] holds a negative column index")
     exp = _stack_expected(expected, idx, k, None, exp_name)
     return (stack == exp).mean(axis=1)
+
+
+def item_accuracies(
+    costs: Sequence[ArrayLike] | np.ndarray, expected: Sequence[ArrayLike] | np.ndarray
+) -> np.ndarray:
+    """Tie-aware accuracy of each item (the per-item values that
+    :func:`order_alignment_accuracy` averages), e.g. for bootstrap resampling.
+
+    Examples
+    --------
+    >>> item_accuracies([[[0.1, 0.9], [0.8, 0.2]], [[0.5, 0.5], [0.5, 0.5]]], [[0, 1], [0, 1]]).tolist()
+    [1.0, 0.5]
+    """
+    return _score_items(costs, expected, "costs", "expected")
 
 
 def order_alignment_accuracy(

@@ -27,8 +27,7 @@ from typing import Any
 import numpy as np
 
 from evaluators.data import Table
-from evaluators.metric_math import order_alignment_accuracy
-from evaluators.metric_math.alignment import _score_items
+from evaluators.metric_math import item_accuracies
 from evaluators.tasks.base import EmbeddingLookup, TaskEvaluator, unit_histogram, unit_normalise
 
 
@@ -117,13 +116,7 @@ class OrderAlignmentEvaluator(TaskEvaluator):
         return metrics, counts, {"per_group": per_group, "units": units}
 
 
-def _mean_accuracy(costs: np.ndarray, expected: np.ndarray) -> float:
-    """Mean tie-aware accuracy of a batch of equal-shaped alignment problems."""
-    result = order_alignment_accuracy(costs, np.broadcast_to(expected, costs.shape[:2]))
-    return float(result["accuracy"])
-
-
 def _item_accuracies(costs: np.ndarray, expected: np.ndarray) -> np.ndarray:
-    """Per-item tie-aware accuracies of a batch (their mean is :func:`_mean_accuracy`:
-    the same scoring routine of :func:`order_alignment_accuracy`, items kept)."""
-    return _score_items(costs, np.broadcast_to(expected, costs.shape[:2]), "costs", "expected")
+    """Per-item tie-aware accuracies of a batch of equal-shaped alignment problems (the
+    values :func:`evaluators.metric_math.order_alignment_accuracy` averages)."""
+    return item_accuracies(costs, np.broadcast_to(expected, costs.shape[:2]))
