@@ -94,7 +94,7 @@ def render_card(
         "```",
         "",
         "```bash",
-        f"stylebench run --model <encoder> --dataset {spec.hub_id}",
+        spec.extra.get("run_command", f"stylebench run --model <encoder> --dataset {spec.hub_id}"),
         "```",
         "",
         "## Configs, schema and tasks",

@@ -25,7 +25,7 @@ the text out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +42,8 @@ class Schema:
     task_types: tuple[str, ...]
     description: str
     text_columns: tuple[str, ...]  # columns holding a text (str) or texts (list[str])
+    # family-specific table checks run after the generic ones: (rows, source) -> None
+    validator: Callable[[Sequence[Mapping[str, Any]], str], None] | None = None
 
 
 SCHEMAS: dict[str, Schema] = {
@@ -191,6 +193,9 @@ def validate_rows(schema_name: str, rows: Sequence[Mapping[str, Any]], source: s
 
 
 def _validate_table(schema_name: str, rows: Sequence[Mapping[str, Any]], source: str) -> None:
+    validator = SCHEMAS[schema_name].validator
+    if validator is not None:
+        validator(rows, source)
     if schema_name == "labelled_texts":
         labels = {row["label"] for row in rows}
         if len(labels) < 2:
@@ -222,3 +227,9 @@ def _validate_table(schema_name: str, rows: Sequence[Mapping[str, Any]], source:
             raise DataError(f"{source}: retrieval data needs both query and target rows")
         if not queries & targets:
             raise DataError(f"{source}: no author has both a query and a target")
+
+
+# Schemas of the other benchmark families live with their builders and add themselves
+# to SCHEMAS on import; importing them here makes every schema known wherever data is
+# loaded (the import sits at the end: those modules import Schema and SCHEMAS from here).
+from dataset_scripts.styledisc import schema as _styledisc_schema  # noqa: E402, F401

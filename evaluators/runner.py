@@ -90,6 +90,8 @@ def plan_tasks(datasets: Sequence[str], task_types: Sequence[str] | None = None)
     for ref in datasets:
         for config in available_configs(ref):
             for task in SCHEMAS[config].task_types:
+                if task not in EVALUATORS:  # another family's schema (e.g. style triplets)
+                    continue
                 if task_types is None or task in task_types:
                     specs.append(TaskSpec(ref, task, config))
     return specs

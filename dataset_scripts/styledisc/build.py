@@ -262,6 +262,11 @@ for _name, _domain in DOMAINS.items():
             raw_format=_domain.raw_format,
             protocol=_protocol(_domain),
             raw_hint=_domain.raw_hint,
-            extra={"domain": _name, "genre": _domain.genre, "has_authors": _domain.has_authors},
+            extra={
+                "domain": _name,
+                "genre": _domain.genre,
+                "has_authors": _domain.has_authors,
+                "run_command": f"stylebench styledisc run --dataset built/styledisc__{_name}",
+            },
         )
     )

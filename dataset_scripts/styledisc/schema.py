@@ -64,21 +64,6 @@ TRIPLET_FEATURES = Features(
     }
 )
 
-TRIPLET_SCHEMA = Schema(
-    CONFIG,
-    TRIPLET_FEATURES,
-    (TASK_TYPE,),
-    "a reference text with a stylistically closer positive and a farther negative candidate",
-    ("reference", "positive", "negative"),
-)
-
-
-# Until ``style_triplets`` is added to ``dataset_scripts/schemas.py`` (requested), it is
-# registered here so that the shared writer (``write_hub_folder``), the card template and
-# ``stylebench build styledisc/<domain>`` know it. ``setdefault`` keeps an entry that
-# schemas.py already defines.
-SCHEMAS.setdefault(CONFIG, TRIPLET_SCHEMA)
-
 
 def _where(source: str, index: int) -> str:
     return f"{source} row {index}"
@@ -137,3 +122,16 @@ def validate_triplets(rows: Sequence[Mapping[str, Any]], source: str) -> None:
             raise DataError(f"{where}: an LLM triplet needs its reconstructed 'query'")
         if row["reference"] == row["positive"] or row["reference"] == row["negative"]:
             raise DataError(f"{where}: a candidate repeats the reference text")
+
+
+TRIPLET_SCHEMA = Schema(
+    CONFIG,
+    TRIPLET_FEATURES,
+    (TASK_TYPE,),
+    "a reference text with a stylistically closer positive and a farther negative candidate",
+    ("reference", "positive", "negative"),
+    validator=validate_triplets,
+)
+# Registered on import; dataset_scripts/schemas.py imports this module so the schema is
+# known wherever data is written or loaded.
+SCHEMAS.setdefault(CONFIG, TRIPLET_SCHEMA)
