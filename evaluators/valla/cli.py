@@ -1,0 +1,121 @@
+"""``stylebench valla``: run Valla's methods on Valla datasets and report beside the paper."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from evaluators.errors import StylebenchError
+
+DEFAULT_OUT = Path("stylebench_results/valla")
+
+
+def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
+    """``key=value`` pairs; values parsed as JSON where possible (numbers, lists, bools)."""
+    import json
+
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise StylebenchError(f"--option {pair!r}: expected key=value")
+        key, value = pair.split("=", 1)
+        try:
+            parsed = json.loads(value)
+        except json.JSONDecodeError:
+            parsed = value
+        options[key.strip().replace("-", "_")] = (
+            tuple(parsed) if isinstance(parsed, list) else parsed
+        )
+    return options
+
+
+@click.group("valla")
+def COMMAND() -> None:
+    """Valla: authorship attribution/verification methods, datasets and the paper's tables."""
+
+
+@COMMAND.command("run")
+@click.option("--method", type=click.Choice(["ngram", "ppm", "bert", "siamese"]), required=True)
+@click.option("--dataset", required=True, help="valla/<name> (built on demand) or a built folder.")
+@click.option("--formulation", type=click.Choice(["aa", "av"]), default="aa", show_default=True)
+@click.option("--split", default="test", show_default=True, help="e.g. test, cross_topic_test.")
+@click.option(
+    "--option",
+    "options",
+    multiple=True,
+    help="Method setting key=value (repeatable), "
+    "e.g. families='[\"char\"]', max_steps=100, loss=triplet, workers=2.",
+)
+@click.option("--limit", type=int, default=None, help="Evaluate every k-th row, at most this many.")
+@click.option(
+    "--train-limit", type=int, default=None, help="Train on every k-th row, at most this many."
+)
+@click.option(
+    "--built-root", type=click.Path(path_type=Path), default=Path("built"), show_default=True
+)
+@click.option("--out", type=click.Path(path_type=Path), default=DEFAULT_OUT, show_default=True)
+@click.option("--no-progress", is_flag=True)
+def run_command(
+    method: str,
+    dataset: str,
+    formulation: str,
+    split: str,
+    options: tuple[str, ...],
+    limit: int | None,
+    train_limit: int | None,
+    built_root: Path,
+    out: Path,
+    no_progress: bool,
+) -> None:
+    """Train and evaluate one method; writes a result JSON under --out."""
+    from evaluators.valla.evaluate import RunRequest, run
+    from evaluators.valla.reference import cells_for, reference_value
+
+    request = RunRequest(
+        method,
+        dataset,
+        formulation,
+        split,
+        _parse_options(options),
+        limit,
+        train_limit,
+        progress=not no_progress,
+    )
+    record = run(request, built_root, out)
+    unit = 100 if record["metric"] == "macro_accuracy" else 1
+    line = (
+        f"{record['model']} on {record['dataset']} [{record['split']}, "
+        f"{formulation.upper()}]: {record['metric']} = {record['score'] * unit:.4g}"
+        f" (n={record['n_eval']}, {record['runtime_s']} s wall, {record['cpu_s']} s CPU)"
+    )
+    for table, column in cells_for(record["table_name"], split, formulation, record["model"]):
+        paper = reference_value(table, record["model"], column)
+        if paper is not None:
+            line += f"; paper Table {table} {column}: {paper}"
+    click.echo(line)
+    click.echo(f"result: {record['path']}")
+
+
+@COMMAND.command("report")
+@click.option("--results", type=click.Path(path_type=Path), default=DEFAULT_OUT, show_default=True)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder for valla_report.md/.csv (default: --results).",
+)
+def report_command(results: Path, out: Path | None) -> None:
+    """Print the paper's Tables 3-8 beside your runs; write Markdown and CSV."""
+    from rich.console import Console
+
+    from evaluators.valla.evaluate import load_results
+    from evaluators.valla.report import rich_tables, write_report
+
+    records = load_results(results)
+    console = Console()
+    for table in rich_tables(records):
+        console.print(table)
+    markdown, table_csv = write_report(records, out or results)
+    console.print(f"{len(records)} runs; report: {markdown} and {table_csv}")
