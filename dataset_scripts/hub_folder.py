@@ -41,6 +41,7 @@ def write_hub_folder(
     tables: Mapping[str, Mapping[str, list[dict[str, Any]]]],
     out_dir: Path,
     dropped: Mapping[str, int] | None = None,
+    build_info: Mapping[str, Any] | None = None,
 ) -> Path:
     """Validate ``tables`` ({config: {split: rows}}) and write them under ``out_dir``.
 
@@ -67,11 +68,9 @@ def write_hub_folder(
             counts.setdefault(config, {})[split] = len(rows)
             texts[config] = texts.get(config, 0) + count_texts(config, rows)
     (staging / "README.md").write_text(render_card(spec, counts, dict(dropped or {}), texts))
-    (staging / BUILD_INFO).write_text(
-        json.dumps(
-            {"hub_id": spec.hub_id, "counts": counts, "dropped": dict(dropped or {})}, indent=2
-        )
-    )
+    info = {"hub_id": spec.hub_id, "counts": counts, "dropped": dict(dropped or {})}
+    info.update(build_info or {})
+    (staging / BUILD_INFO).write_text(json.dumps(info, indent=2, default=str))
     if out_dir.exists():
         shutil.rmtree(out_dir)
     staging.rename(out_dir)

@@ -232,4 +232,5 @@ def _validate_table(schema_name: str, rows: Sequence[Mapping[str, Any]], source:
 # Schemas of the other benchmark families live with their builders and add themselves
 # to SCHEMAS on import; importing them here makes every schema known wherever data is
 # loaded (the import sits at the end: those modules import Schema and SCHEMAS from here).
+from dataset_scripts.arb import schema as _arb_schema  # noqa: E402, F401
 from dataset_scripts.styledisc import schema as _styledisc_schema  # noqa: E402, F401

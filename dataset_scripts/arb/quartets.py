@@ -420,9 +420,10 @@ SPEC = register(
         source_url="https://github.com/cvlab-columbia/RaidarLLMDetect ; "
         "https://github.com/lukasgehring/Assessing-LLM-Text-Detection-in-Educational-Contexts",
         citation="""@article{perrone2026arb,
-  title  = {ARB: Authorship Rewriting Benchmark},
-  author = {Perrone},
-  year   = {2026}
+  title   = {{ARB}: A Matched Authorship-Rewriting Benchmark Dataset for {AI}-Text Detector Evaluation},
+  author  = {Perrone, Gaetano},
+  journal = {arXiv preprint arXiv:2607.29539},
+  year    = {2026}
 }
 @inproceedings{mao2024raidar,
   title     = {Raidar: geneRative AI Detection viA Rewriting},
@@ -435,6 +436,10 @@ SPEC = register(
         protocol=protocol_markdown(),
         needs_raw=True,
         raw_hint="",
-        extra={"family": "arb"},
+        extra={
+            "family": "arb",
+            "run_command": "stylebench arb score --data <this folder> --detector loglik "
+            "--out scores.parquet && stylebench arb report --scores scores.parquet --out report/",
+        },
     )
 )

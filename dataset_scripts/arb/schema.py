@@ -19,18 +19,14 @@ template only for the duration of the call).
 
 from __future__ import annotations
 
-import json
-import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from datasets import Dataset, Features, Value
+from datasets import Features, Value
 
-from dataset_scripts.cards import render_card
 from dataset_scripts.registry import DatasetSpec
 from dataset_scripts.schemas import SCHEMAS, Schema
-from evaluators.data import quiet_datasets
 from evaluators.errors import DataError
 
 CONFIG = "quartets"
@@ -84,14 +80,6 @@ ARB_FEATURES = Features(
     }
 )
 
-ARB_SCHEMA = Schema(
-    CONFIG,
-    ARB_FEATURES,
-    ("arb_detection",),
-    "one text of a matched four-regime quartet (Human, Free-LLM, H2L, LLM2L)",
-    ("text",),
-)
-
 
 def validate_quartet_rows(rows: Sequence[Mapping[str, Any]], source: str) -> None:
     """Raise :class:`DataError` naming the source, row, column and value of the first
@@ -122,6 +110,19 @@ def validate_quartet_rows(rows: Sequence[Mapping[str, Any]], source: str) -> Non
             raise DataError(f"{source}: row {i}: column 'text': not a string")
 
 
+ARB_SCHEMA = Schema(
+    CONFIG,
+    ARB_FEATURES,
+    ("arb_detection",),
+    "one text of a matched four-regime quartet (Human, Free-LLM, H2L, LLM2L)",
+    ("text",),
+    validator=validate_quartet_rows,
+)
+# Registered on import; dataset_scripts/schemas.py imports this module so the schema is
+# known wherever data is written or loaded.
+SCHEMAS.setdefault(CONFIG, ARB_SCHEMA)
+
+
 def write_arb_folder(
     spec: DatasetSpec,
     rows: Sequence[Mapping[str, Any]],
@@ -130,36 +131,8 @@ def write_arb_folder(
     build_info: Mapping[str, Any] | None = None,
     split: str = "train",
 ) -> Path:
-    """Write ``data/quartets/<split>-00000-of-00001.parquet``, README.md and
-    ``stylebench_build.json`` atomically (staging folder renamed at the end)."""
-    validate_quartet_rows(rows, f"{spec.hub_id} [{CONFIG}/{split}]")
-    out_dir = Path(out_dir)
-    staging = out_dir.with_name(out_dir.name + ".partial")
-    if staging.exists():
-        shutil.rmtree(staging)
-    target = staging / "data" / CONFIG / f"{split}-00000-of-00001.parquet"
-    target.parent.mkdir(parents=True)
-    with quiet_datasets():
-        Dataset.from_list(list(rows), features=ARB_FEATURES).to_parquet(str(target))
-    counts = {CONFIG: {split: len(rows)}}
-    added = CONFIG not in SCHEMAS
-    if added:
-        SCHEMAS[CONFIG] = ARB_SCHEMA
-    try:
-        card = render_card(spec, counts, dict(dropped or {}), {CONFIG: len(rows)})
-    finally:
-        if added:
-            del SCHEMAS[CONFIG]
-    card = card.replace(
-        f"stylebench run --model <encoder> --dataset {spec.hub_id}",
-        "stylebench arb score --data <this folder> --detector loglik --out scores.parquet\n"
-        "stylebench arb report --scores scores.parquet --out report/",
-    )
-    (staging / "README.md").write_text(card)
-    info = {"hub_id": spec.hub_id, "counts": counts, "dropped": dict(dropped or {})}
-    info.update(build_info or {})
-    (staging / "stylebench_build.json").write_text(json.dumps(info, indent=2, default=str))
-    if out_dir.exists():
-        shutil.rmtree(out_dir)
-    staging.rename(out_dir)
-    return out_dir
+    """Write the quartets as a Hub-ready folder through the shared writer
+    (``data/quartets/<split>-00000-of-00001.parquet``, README.md, build info)."""
+    from dataset_scripts.hub_folder import write_hub_folder  # hub_folder imports schemas
+
+    return write_hub_folder(spec, {CONFIG: {split: list(rows)}}, Path(out_dir), dropped, build_info)

@@ -157,5 +157,7 @@ def test_resume_reuses_matching_results(toy_folder: Path, tmp_path: Path) -> Non
     assert all(r.extra.get("resumed") for r in resumed)
     assert [r.result.metrics for r in resumed] == [r.result.metrics for r in first]
     other_seed = CountingEncoder()
-    Runner(other_seed, "toy", out_dir=tmp_path / "out", seed=7, progress=False).run(specs, resume=True)
+    Runner(other_seed, "toy", out_dir=tmp_path / "out", seed=7, progress=False).run(
+        specs, resume=True
+    )
     assert len(other_seed.encoded) == 36  # a different seed is a different result

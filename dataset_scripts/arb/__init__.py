@@ -1,0 +1,1 @@
+"""ARB (Perrone 2026): quartet builders and the generation pipeline."""

@@ -1,0 +1,1 @@
+"""ARB evaluation: detectors, block-bootstrap statistics, report and CLI."""
