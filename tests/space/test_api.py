@@ -52,7 +52,7 @@ def test_run_embedding(client) -> None:
     )
     assert table["headers"] == ["dataset", "task", "metric", "score", "evaluated on"]
     scores = {(row[1], row[2]): row[3] for row in table["data"]}
-    assert scores == pytest.approx(GOLDEN_FUNCTION_WORDS, abs=1e-4)
+    assert scores == pytest.approx(GOLDEN_FUNCTION_WORDS, abs=1e-4), summary
     assert {row[0] for row in table["data"]} == {"stylebench/demo"}
     assert table["data"][0][4] == "texts=480, pairs=114960"
     assert Path(chart).stat().st_size > 5_000

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -361,19 +360,19 @@ def _datasets_tab() -> None:
     show.click(dataset_details, inputs=chosen, outputs=[card, rows], api_name="dataset_details")
 
 
-def warm_up() -> threading.Thread:
-    """Import the heavy libraries (evaluate, datasets) in the background so the first
-    metric or dataset request does not wait for them."""
+def warm_up() -> None:
+    """Import the heavy libraries (evaluate, datasets, transformers) before serving, so
+    the first metric or dataset request does not wait for them. This runs in the main
+    thread on purpose: importing them in a background thread while a request imports
+    them too raced in transformers' lazy module (``AttributeError: ...
+    PreTrainedTokenizerBase``)."""
+    try:
+        metrics_tab.get_metric("tpr_at_fpr")
+        import transformers
 
-    def load() -> None:
-        try:
-            metrics_tab.get_metric("tpr_at_fpr")
-        except Exception:  # a warm-up must never take the Space down
-            log.exception("warm-up failed")
-
-    thread = threading.Thread(target=load, name="stylebench-warm-up", daemon=True)
-    thread.start()
-    return thread
+        _ = transformers.PreTrainedTokenizerBase  # resolve the lazy module once, here
+    except Exception:  # a warm-up must never take the Space down
+        log.exception("warm-up failed")
 
 
 def build_demo() -> gr.Blocks:
