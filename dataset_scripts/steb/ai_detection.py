@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from dataset_scripts.raw_io import iter_jsonl
 from dataset_scripts.registry import builder
 from dataset_scripts.steb.sampling import cap_per_class
 from evaluators.errors import DataError
@@ -38,16 +39,7 @@ def _open_text(path: Path) -> str:
 
 
 def _jsonl_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    for line_no, line in enumerate(io.StringIO(_open_text(path)), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise DataError(f"{path} line {line_no}: invalid JSON ({error.msg})") from None
-        if not isinstance(record, dict):
-            raise DataError(f"{path} line {line_no}: expected a JSON object")
-        yield line_no, record
+    return iter_jsonl(path)
 
 
 class _Labelled:

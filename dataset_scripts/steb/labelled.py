@@ -5,13 +5,12 @@ turning ``(text, label)`` records into a capped ``labelled_texts`` table."""
 from __future__ import annotations
 
 import csv
-import gzip
-import io
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from dataset_scripts.raw_io import open_text
 from dataset_scripts.steb.sampling import MAX_PER_CLASS, MIN_PER_CLASS, cap_per_class
 from evaluators.errors import DataError
 
@@ -35,13 +34,6 @@ def find_first(raw: Path, candidates: Iterable[str], url: str, what: str) -> Pat
             return path
         tried.append(str(path))
     raise DataError(f"missing {what}: expected one of {', '.join(tried)} (download: {url})")
-
-
-def open_text(path: Path) -> io.TextIOBase:
-    """Open a UTF-8 text file, transparently gunzipping ``*.gz``."""
-    if path.suffix == ".gz":
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", newline="")
-    return path.open(encoding="utf-8", newline="")
 
 
 def read_delimited(

@@ -19,7 +19,6 @@ Raw formats:
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from collections import Counter, defaultdict
@@ -27,6 +26,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from dataset_scripts.raw_io import iter_jsonl
 from dataset_scripts.registry import DatasetSpec, builder, register
 from dataset_scripts.steb.catalog.authorship import AV_SETS, MULTILINGUAL_AV
 from evaluators.errors import DataError
@@ -98,19 +98,7 @@ def pan_folder_pairs(
 
 
 def _jsonl(path: Path) -> list[dict[str, Any]]:
-    records = []
-    with path.open(encoding="utf-8") as handle:
-        for line_no, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise DataError(f"{path} line {line_no}: invalid JSON ({error.msg})") from None
-            if not isinstance(record, dict):
-                raise DataError(f"{path} line {line_no}: expected a JSON object")
-            records.append(record)
-    return records
+    return [record for _, record in iter_jsonl(path)]
 
 
 def read_truth_jsonl(path: Path) -> dict[str, int]:

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import csv
 import html
-import json
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -42,6 +41,7 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
+from dataset_scripts.raw_io import iter_jsonl
 from dataset_scripts.registry import builder
 from dataset_scripts.steb.labelled import BuildResult, open_text, read_delimited, require
 from evaluators.errors import DataError, StylebenchError
@@ -157,20 +157,13 @@ def read_amazon(path: Path, dropped: Counter[str]) -> Iterator[tuple[str, str]]:
             "(download: https://nijianmo.github.io/amazon/index.html)"
         )
     for file in files:
-        with open_text(file) as handle:
-            for line_no, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as error:
-                    raise DataError(f"{file} line {line_no}: invalid JSON ({error.msg})") from None
-                text = record.get("reviewText") if isinstance(record, dict) else None
-                if not isinstance(text, str) or not text.strip():
-                    dropped["review without reviewText"] += 1
-                    continue
-                key = f"{record.get('reviewerID', '')}-{record.get('asin', '')}"
-                yield f"{file.name.split('.')[0]}-{line_no}-{key}", text
+        for line_no, record in iter_jsonl(file, objects=False):
+            text = record.get("reviewText") if isinstance(record, dict) else None
+            if not isinstance(text, str) or not text.strip():
+                dropped["review without reviewText"] += 1
+                continue
+            key = f"{record.get('reviewerID', '')}-{record.get('asin', '')}"
+            yield f"{file.name.split('.')[0]}-{line_no}-{key}", text
 
 
 def read_blog(path: Path, dropped: Counter[str]) -> Iterator[tuple[str, str]]:
@@ -293,17 +286,10 @@ def read_text_file(path: Path, text_column: str = "text") -> list[tuple[str, str
         for line, row in read_delimited(path, (text_column,), delimiter=delimiter):
             rows.append((str(line), row[text_column]))
     elif path.suffix == ".jsonl":
-        with open_text(path) as handle:
-            for line_no, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as error:
-                    raise DataError(f"{path} line {line_no}: invalid JSON ({error.msg})") from None
-                if not isinstance(record, dict) or not isinstance(record.get(text_column), str):
-                    raise DataError(f"{path} line {line_no}: no string field {text_column!r}")
-                rows.append((str(line_no), record[text_column]))
+        for line_no, record in iter_jsonl(path):
+            if not isinstance(record.get(text_column), str):
+                raise DataError(f"{path} line {line_no}: no string field {text_column!r}")
+            rows.append((str(line_no), record[text_column]))
     else:
         with open_text(path) as handle:
             rows = [(str(n), line.rstrip("\n")) for n, line in enumerate(handle, start=1)]

@@ -25,6 +25,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from dataset_scripts.raw_io import iter_jsonl
 from dataset_scripts.registry import DatasetSpec, builder, register
 from dataset_scripts.steb.catalog.authorship import MULTILINGUAL_AA
 from evaluators.errors import DataError
@@ -45,20 +46,13 @@ def _json(path: Path) -> Any:
 def read_luar_jsonl(path: Path) -> list[tuple[str, list[str]]]:
     """(author id, documents) per line of a LUAR-format jsonl file."""
     authors = []
-    with path.open(encoding="utf-8") as handle:
-        for line_no, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise DataError(f"{path} line {line_no}: invalid JSON ({error.msg})") from None
-            if "author_id" not in record or not isinstance(record.get("syms"), list):
-                raise DataError(f"{path} line {line_no}: needs 'author_id' and a list 'syms'")
-            docs = record["syms"]
-            if not all(isinstance(d, str) for d in docs):
-                raise DataError(f"{path} line {line_no}: 'syms' must hold strings")
-            authors.append((str(record["author_id"]), docs))
+    for line_no, record in iter_jsonl(path):
+        if "author_id" not in record or not isinstance(record.get("syms"), list):
+            raise DataError(f"{path} line {line_no}: needs 'author_id' and a list 'syms'")
+        docs = record["syms"]
+        if not all(isinstance(d, str) for d in docs):
+            raise DataError(f"{path} line {line_no}: 'syms' must hold strings")
+        authors.append((str(record["author_id"]), docs))
     return authors
 
 

@@ -13,11 +13,11 @@ Raw formats:
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from dataset_scripts.raw_io import iter_jsonl
 from dataset_scripts.registry import builder
 from dataset_scripts.steb.labelled import (
     CAP_PROTOCOL,
@@ -81,22 +81,14 @@ def read_enron(raw: Path, dropped: Counter[str]) -> Iterator[tuple[str, str, str
                 _enron_label(row, f"{path} line {line}"),
             )
         return
-    with open_text(path) as handle:
-        for line_no, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise DataError(f"{path} line {line_no}: invalid JSON ({error.msg})") from None
-            if not isinstance(record, dict) or not isinstance(record.get("text"), str):
-                raise DataError(f"{path} line {line_no}: record has no string 'text'")
-            where = f"{path} line {line_no}"
-            yield (
-                f"enron-{record.get('message_id', line_no)}",
-                record["text"],
-                _enron_label(record, where),
-            )
+    for line_no, record in iter_jsonl(path):
+        if not isinstance(record.get("text"), str):
+            raise DataError(f"{path} line {line_no}: record has no string 'text'")
+        yield (
+            f"enron-{record.get('message_id', line_no)}",
+            record["text"],
+            _enron_label(record, f"{path} line {line_no}"),
+        )
 
 
 def _protocol(source: str, full: str) -> str:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dataset_scripts.raw_io import iter_jsonl
 from evaluators.errors import DataError
 
 
@@ -58,15 +59,7 @@ def _load_json(path: Path) -> Any:
 
 
 def _load_jsonl(path: Path) -> list[dict[str, Any]]:
-    rows = []
-    for line_no, line in enumerate(_open_text(path).splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            rows.append(json.loads(line))
-        except json.JSONDecodeError as error:
-            raise DataError(f"{path} line {line_no}: invalid JSON ({error.msg})") from None
-    return rows
+    return [record for _, record in iter_jsonl(path, objects=False)]
 
 
 def _field(row: Any, key: str, where: str) -> Any:
