@@ -45,23 +45,29 @@ def validation_files(raw: Path) -> list[Path]:
     return files[::VALIDATION_EVERY]
 
 
+def parse_blog_name(path: Path) -> tuple[str, str, int, str, str]:
+    """``<id>.<gender>.<age>.<industry>.<sign>.xml`` -> (id, gender, age, industry, sign)."""
+    parts = path.name.split(".")
+    if len(parts) != 6 or not parts[2].isdigit() or parts[1] not in ("male", "female"):
+        raise DataError(f"{path}: file name is not <id>.<gender>.<age>.<industry>.<sign>.xml")
+    return parts[0], parts[1], int(parts[2]), parts[3], parts[4]
+
+
 def read_posts(raw: Path, dropped: Counter[str], attribute: str) -> Iterator[tuple[str, str, str]]:
     for path in validation_files(raw):
-        parts = path.name.split(".")
-        if len(parts) != 6 or not parts[2].isdigit() or parts[1] not in ("male", "female"):
-            raise DataError(f"{path}: file name is not <id>.<gender>.<age>.<industry>.<sign>.xml")
+        blogger, gender, age, _, _ = parse_blog_name(path)
         if attribute == "gender":
-            label: str | None = parts[1]
+            label: str | None = gender
         else:
-            label = age_bucket(int(parts[2]))
+            label = age_bucket(age)
             if label is None:
-                dropped[f"blogger age {parts[2]} outside the three age groups"] += 1
+                dropped[f"blogger age {age} outside the three age groups"] += 1
                 continue
         with path.open(encoding="latin-1") as handle:
             for line_no, line in enumerate(handle, start=1):
                 line = line.strip()
                 if line and not line.startswith("<"):
-                    yield f"{parts[0]}-{line_no}", line, label
+                    yield f"{blogger}-{line_no}", line, label
 
 
 def _protocol(attribute: str, total: str) -> str:

@@ -270,3 +270,6 @@ for _name, _domain in DOMAINS.items():
             },
         )
     )
+
+# The domains read by more_readers.py register themselves on import (after DOMAINS exists).
+from dataset_scripts.styledisc import more_domains as _more_domains  # noqa: E402, F401

@@ -3,8 +3,11 @@ scores and STEB aggregates; STEB itself reports none.
 
 * **A dataset score**: resample its evaluation units (texts, pairs, queries, ... as
   recorded by the task in ``details["units"][metric]``: per-unit scores whose mean is the
-  dataset score) with replacement and take the mean. Results without per-unit scores get
-  no dataset CI.
+  dataset score) with replacement and take the mean. Metrics that are not unit averages
+  (AUROC, V-measure, probing accuracy) carry a CI the task evaluator computed at evaluation
+  time (``details["ci95"]``, see evaluators/tasks/pairs.py, clustering.py, probing.py);
+  :func:`evaluators.steb_scores.summary.dataset_score` uses it. Results with neither get
+  no dataset CI (aggregates still treat such datasets as fixed values).
 * **An aggregate** (a view's columns and averages): a stratified, multi-stage bootstrap
   that mirrors the aggregation. The columns (task types; Table 13 or application
   clusters) are fixed strata: they are the definition of the score, not a sample. In each

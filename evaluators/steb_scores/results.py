@@ -38,6 +38,9 @@ class Score:
     # metric -> per-unit scores as (distinct values, counts)
     units: dict[str, UnitScores] = field(default_factory=dict)
     path: Path | None = None
+    # metric -> (low, high): a CI the task evaluator recorded in ``details["ci95"]``
+    cis: dict[str, tuple[float, float]] = field(default_factory=dict)
+    ci_units: int = 0  # how many units that recorded CI resampled (``n_units``)
 
     def value(self, metric: str | None = None) -> float | None:
         """The named metric (default: the main score); None when the result lacks it."""
@@ -118,6 +121,24 @@ def _units(details: Any) -> dict[str, UnitScores]:
     return out
 
 
+def _cis(details: Any) -> tuple[dict[str, tuple[float, float]], int]:
+    """``details["ci95"]``: ``{metric: [low, high], "n_units": n, ...}`` as recorded by the
+    task evaluators (pairs, clustering, probing); anything malformed is ignored."""
+    if not isinstance(details, dict) or not isinstance(details.get("ci95"), dict):
+        return {}, 0
+    record = details["ci95"]
+    out: dict[str, tuple[float, float]] = {}
+    for metric, raw in record.items():
+        if (
+            isinstance(raw, list)
+            and len(raw) == 2
+            and all(isinstance(v, int | float) and not isinstance(v, bool) for v in raw)
+        ):
+            out[str(metric)] = (float(raw[0]), float(raw[1]))
+    n_units = record.get("n_units")
+    return out, int(n_units) if isinstance(n_units, int) else 0
+
+
 def read_result(path: Path) -> Score:
     """One result file; DataError naming the file and the missing field otherwise."""
     try:
@@ -134,6 +155,7 @@ def read_result(path: Path) -> Score:
         raise DataError(f"{path}: result JSON lacks or mistypes field {error}") from None
     if main_name not in metrics:
         raise DataError(f"{path}: main score {main_name!r} is not among its metrics")
+    cis, ci_units = _cis(payload.get("details"))
     return Score(
         model=str(model),
         dataset=hub_id_for(str(dataset.get("name", "")), dataset.get("ref")),
@@ -143,6 +165,8 @@ def read_result(path: Path) -> Score:
         seed=payload.get("seed"),
         units=_units(payload.get("details")),
         path=path,
+        cis=cis,
+        ci_units=ci_units,
     )
 
 

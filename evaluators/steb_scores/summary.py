@@ -105,6 +105,32 @@ class Summary:
         return path
 
 
+def _dataset_key(score: Score) -> tuple[str, str]:
+    return score.dataset, score.task
+
+
+def dataset_score(score: Score, n_boot: int = N_BOOT, seed: int = SEED) -> DatasetScore:
+    """The main score of one result with its CI: the one the task evaluator recorded at
+    evaluation time (``details["ci95"]``: AUROC, V-measure, probing accuracy, whose
+    bootstrap needs the raw pairs/texts) when present, else the bootstrap of the recorded
+    per-unit scores (unit-average metrics), else none."""
+    name = score.main_score_name
+    recorded = score.cis.get(name)
+    if recorded is not None:
+        return DatasetScore(
+            score.dataset, score.task, name, score.metrics[name], recorded, score.ci_units
+        )
+    units = score.units.get(name)
+    return DatasetScore(
+        score.dataset,
+        score.task,
+        name,
+        score.metrics[name],
+        dataset_ci(units, n_boot, seed) if units else None,
+        int(sum(units[1])) if units else 0,
+    )
+
+
 def summarize(
     scores: Sequence[Score],
     clusters: Mapping[str, Sequence[Sequence[str]]] | None = None,
@@ -142,19 +168,7 @@ def summarize(
             if score.overall is not None or any(v is not None for v in score.columns.values()):
                 attach_ci(score, spec, values, unit_scores, n_boot, seed)
             model_views[view] = score
-        datasets = []
-        for s in sorted(own, key=lambda s: (s.dataset, s.task)):
-            units = s.units.get(s.main_score_name)
-            datasets.append(
-                DatasetScore(
-                    s.dataset,
-                    s.task,
-                    s.main_score_name,
-                    s.metrics[s.main_score_name],
-                    dataset_ci(units, n_boot, seed) if units else None,
-                    int(sum(units[1])) if units else 0,
-                )
-            )
+        datasets = [dataset_score(s, n_boot, seed) for s in sorted(own, key=_dataset_key)]
         covered = coverage(own, multilingual_datasets())
         models[model] = ModelSummary(model, model_views, datasets, covered)
     return Summary(models, assignment, details, source, n_boot, seed)

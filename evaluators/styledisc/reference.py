@@ -13,7 +13,7 @@ SOURCE = "Jangra et al., Evaluating Style-Personalized Text Generation (papers/ 
 # Table 1: domain -> (#authors, {setting: (words of T_ref, T+, T-)}) as printed. In DD/AA
 # T_ref is the author's bag (<= 500 tokens) and T+/T- are target texts (200-700 tokens).
 TABLE1: dict[str, tuple[int, dict[str, tuple[int, int, int]]]] = {
-    "amazon_food_reviews": (
+    "amazon_food": (
         100,
         {"DD": (157, 267, 388), "AA": (161, 267, 263), "LLM": (267, 272, 300)},
     ),

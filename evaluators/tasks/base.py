@@ -108,3 +108,42 @@ def unit_histogram(values: np.ndarray) -> dict[str, list[float] | list[int]]:
     without one number per unit in the result JSON."""
     distinct, counts = np.unique(np.round(np.asarray(values, dtype=float), 12), return_counts=True)
     return {"values": distinct.tolist(), "counts": counts.tolist()}
+
+
+CI_N_BOOT = 1000  # resamples of every evaluation-time dataset CI
+CI_ALPHA = 0.05  # 95 % percentile intervals
+
+
+def bootstrap_weights(n: int, size: int, rng: np.random.Generator) -> np.ndarray:
+    """``size`` bootstrap resamples of ``n`` units as multiplicity counts (``size x n``):
+    drawing n units with replacement is one multinomial draw over the units."""
+    return rng.multinomial(n, np.full(n, 1.0 / n), size=size)
+
+
+def ci_record(
+    metric: str,
+    replicates: np.ndarray,
+    unit: str,
+    n_units: int,
+    method: str,
+    seed: int,
+    alpha: float = CI_ALPHA,
+) -> dict[str, Any]:
+    """``details["ci95"]`` of a result: the percentile interval of the finite bootstrap
+    ``replicates`` of ``metric`` (replicates where the metric is undefined, e.g. a resample
+    with one class, are NaN and skipped; their number is recorded)."""
+    finite = np.asarray(replicates, dtype=float)
+    finite = finite[np.isfinite(finite)]
+    interval = None
+    if finite.size:
+        low, high = np.quantile(finite, [alpha / 2, 1 - alpha / 2])
+        interval = [float(low), float(high)]
+    return {
+        metric: interval,
+        "n_boot": int(np.asarray(replicates).size),
+        "n_skipped": int(np.asarray(replicates).size - finite.size),
+        "seed": int(seed),
+        "unit": unit,
+        "n_units": int(n_units),
+        "method": method,
+    }

@@ -9,6 +9,12 @@ over features.
 The STEB authors train a linear layer with Adam where the L2 strength is a weight decay
 λ on the mean loss; scikit-learn's ``LogisticRegression`` minimises
 ``C·Σ loss + ½‖w‖²``, so the equivalent is ``C = 1 / (λ · n_train)`` (our mapping).
+
+``details["ci95"]`` records a 95 % percentile bootstrap CI of the mean accuracy (1,000
+resamples, the evaluator's seed): in each replicate the test texts of every feature are
+resampled with replacement (independently per feature), the feature's accuracy of the
+*fixed* trained probe is recomputed, and the accuracies are averaged over features. The
+probes are not retrained, so the interval covers the test sample only.
 """
 
 from __future__ import annotations
@@ -23,7 +29,14 @@ from sklearn.linear_model import LogisticRegression
 
 from dataset_scripts.schemas import probing_features
 from evaluators.data import Table
-from evaluators.tasks.base import DEFAULT_SEED, EmbeddingLookup, TaskEvaluator
+from evaluators.tasks.base import (
+    CI_N_BOOT,
+    DEFAULT_SEED,
+    EmbeddingLookup,
+    TaskEvaluator,
+    bootstrap_weights,
+    ci_record,
+)
 
 L2_STRENGTHS = (1e-5, 1e-4, 1e-3, 1e-2)
 N_BINS = 5
@@ -66,6 +79,22 @@ def make_probing_columns(
     return labels, splits
 
 
+def probing_ci(
+    correct: dict[str, np.ndarray], seed: int = DEFAULT_SEED, n_boot: int = CI_N_BOOT
+) -> dict[str, Any]:
+    """``details["ci95"]`` of the mean probing accuracy from each feature's per-test-text
+    correctness (resample test texts per feature, mean over features)."""
+    rng = np.random.default_rng(seed)
+    per_feature = []
+    for hits in correct.values():
+        hits = np.asarray(hits, dtype=np.float64)
+        per_feature.append(bootstrap_weights(len(hits), n_boot, rng) @ hits / len(hits))
+    replicates = np.mean(per_feature, axis=0)
+    method = "percentile bootstrap over test texts per feature (fixed probes), mean over features"
+    n_units = sum(len(hits) for hits in correct.values())
+    return ci_record("accuracy", replicates, "test texts", n_units, method, seed)
+
+
 class ProbingEvaluator(TaskEvaluator):
     task_type = "probing"
     schema = "probing"
@@ -81,6 +110,13 @@ class ProbingEvaluator(TaskEvaluator):
         self, vectors: np.ndarray, labels: np.ndarray, splits: np.ndarray
     ) -> tuple[float, float]:
         """Test accuracy and the chosen L2 strength for one feature."""
+        correct, strength = self.probe_predictions(vectors, labels, splits)
+        return float(correct.mean()), strength
+
+    def probe_predictions(
+        self, vectors: np.ndarray, labels: np.ndarray, splits: np.ndarray
+    ) -> tuple[np.ndarray, float]:
+        """Whether the probe classifies each test text correctly, and the chosen L2."""
         train, val, test = (splits == s for s in ("train", "validation", "test"))
         if len(np.unique(labels[train])) < 2 or not val.any() or not test.any():
             raise ValueError(
@@ -99,7 +135,7 @@ class ProbingEvaluator(TaskEvaluator):
                 best = (score, strength, model)
         model = best[2]
         assert model is not None
-        return float((model.predict(vectors[test]) == labels[test]).mean()), best[1]
+        return model.predict(vectors[test]) == labels[test], best[1]
 
     def compute(
         self, table: Table, embed: EmbeddingLookup
@@ -110,14 +146,19 @@ class ProbingEvaluator(TaskEvaluator):
         vectors = embed(self.texts(table)).astype(np.float64)
         accuracies: dict[str, float] = {}
         chosen: dict[str, float] = {}
+        correct: dict[str, np.ndarray] = {}
         for feature in features:
             keep = np.asarray([row[f"label_{feature}"] is not None for row in table.rows])
             labels = np.asarray([row[f"label_{feature}"] for row in table.rows], dtype=object)[
                 keep
             ].astype(int)
             splits = np.asarray([row[f"split_{feature}"] for row in table.rows], dtype=object)[keep]
-            accuracies[feature], chosen[feature] = self.probe(vectors[keep], labels, splits)
+            correct[feature], chosen[feature] = self.probe_predictions(
+                vectors[keep], labels, splits
+            )
+            accuracies[feature] = float(correct[feature].mean())
         metrics = {"accuracy": float(np.mean(list(accuracies.values())))}
         metrics.update({f"accuracy_{name}": value for name, value in accuracies.items()})
         counts = {"n_texts": len(table.rows), "n_features": len(features)}
-        return metrics, counts, {"l2_strength": chosen}
+        details = {"l2_strength": chosen, "ci95": probing_ci(correct, self.seed)}
+        return metrics, counts, details
