@@ -38,10 +38,6 @@ def _open_text(path: Path) -> str:
         raise DataError(f"{path}: not UTF-8 at byte {error.start}") from None
 
 
-def _jsonl_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    return iter_jsonl(path)
-
-
 class _Labelled:
     """Collects (text, label) rows, counting empty texts and duplicates."""
 
@@ -176,11 +172,9 @@ def m4_rows(raw: Path, domain: str, dropped: Counter[str]) -> Rows:
     for path in files:
         generator = path.stem[len(domain) + 1 :]
         if generator.lower() in M4_SKIPPED:
-            dropped[f"{generator} records (skipped as in STEB)"] += sum(
-                1 for _ in _jsonl_records(path)
-            )
+            dropped[f"{generator} records (skipped as in STEB)"] += sum(1 for _ in iter_jsonl(path))
             continue
-        for line_no, record in _jsonl_records(path):
+        for line_no, record in iter_jsonl(path):
             where = f"{path} line {line_no}"
             if "human_text" not in record or "machine_text" not in record:
                 raise DataError(f"{where}: needs 'human_text' and 'machine_text'")
@@ -250,7 +244,7 @@ def _mage_records(raw: Path) -> Iterator[tuple[str, dict[str, Any]]]:
                 for line_no, row in enumerate(csv.DictReader(handle), start=2):
                     yield f"{path} line {line_no}", row
         elif path.suffix == ".jsonl":
-            for line_no, row in _jsonl_records(path):
+            for line_no, row in iter_jsonl(path):
                 yield f"{path} line {line_no}", row
         else:
             import pyarrow.parquet as pq
@@ -374,7 +368,7 @@ def read_pan_jsonl_with_truth(raw: Path) -> list[tuple[str, dict[str, Any]]]:
     if not files:
         raise DataError(f"{raw}: no .jsonl files")
     for path in files:
-        for line_no, record in _jsonl_records(path):
+        for line_no, record in iter_jsonl(path):
             if "truth" in path.name:
                 truth[str(record.get("id"))] = record
             else:
@@ -390,7 +384,7 @@ def pan24_rows(raw: Path, dropped: Counter[str]) -> Rows:
     if not files:
         raise DataError(f"{raw}: no <generator>.jsonl files (expected the PAN24 news data)")
     for path in files:
-        for line_no, record in _jsonl_records(path):
+        for line_no, record in iter_jsonl(path):
             out.add(record.get("text"), path.stem, f"{path} line {line_no}")
     return out.capped()
 
