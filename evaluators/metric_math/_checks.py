@@ -20,6 +20,7 @@ __all__ = [
     "as_finite_matrix",
     "as_labels",
     "as_scores",
+    "check_fpr_bound",
     "check_ks",
     "check_open_unit_interval",
     "check_same_length",
@@ -132,14 +133,28 @@ def as_labels(values: Any, name: str) -> np.ndarray:
     return arr
 
 
+def _real_number(value: Any, name: str, interval: str) -> float:
+    """``value`` as a float when it is a real number (not text, not a boolean)."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | float | np.number):
+        raise ValueError(f"{name} must be a number in {interval}; got {value!r}")
+    return float(value)
+
+
 def check_open_unit_interval(value: Any, name: str) -> float:
-    """Return ``value`` as a float after checking ``0 < value < 1``."""
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number in (0, 1); got {value!r}") from None
+    """Return ``value`` as a float after checking ``0 < value < 1`` (a real number:
+    text such as ``"0.01"`` and booleans are refused)."""
+    v = _real_number(value, name, "(0, 1)")
     if not (0.0 < v < 1.0):  # also rejects NaN
         raise ValueError(f"{name} must be in the open interval (0, 1); got {value!r}")
+    return v
+
+
+def check_fpr_bound(value: Any, name: str) -> float:
+    """Return an upper FPR bound as a float after checking ``0 < value <= 1`` (1 = the
+    whole ROC curve, as in scikit-learn's ``roc_auc_score(max_fpr=1)``)."""
+    v = _real_number(value, name, "(0, 1]")
+    if not (0.0 < v <= 1.0):
+        raise ValueError(f"{name} must be in (0, 1]; got {value!r}")
     return v
 
 

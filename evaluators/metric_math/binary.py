@@ -33,6 +33,7 @@ from numpy.typing import ArrayLike
 from ._checks import (
     as_binary_labels,
     as_scores,
+    check_fpr_bound,
     check_open_unit_interval,
     check_same_length,
     check_two_classes,
@@ -209,7 +210,7 @@ def partial_auc(scores: ArrayLike, labels: ArrayLike, max_fpr: float) -> float:
     scores, labels : array-like of shape (n,)
         As in :func:`roc_auc`.
     max_fpr : float
-        Upper FPR bound, in the open interval (0, 1) (use :func:`roc_auc` for 1).
+        Upper FPR bound, in (0, 1]; 1 gives the full AUROC (as scikit-learn does).
 
     Returns
     -------
@@ -221,12 +222,14 @@ def partial_auc(scores: ArrayLike, labels: ArrayLike, max_fpr: float) -> float:
     >>> round(partial_auc([0.1, 0.4, 0.35, 0.8], [0, 0, 1, 1], max_fpr=0.5), 6)
     0.666667
     """
-    m = check_open_unit_interval(max_fpr, "max_fpr")
+    m = check_fpr_bound(max_fpr, "max_fpr")
     fpr, tpr, _ = roc_curve(scores, labels)
     return _partial_auc(fpr, tpr, m)
 
 
 def _partial_auc(fpr: np.ndarray, tpr: np.ndarray, m: float) -> float:
+    if m == 1.0:  # the whole curve: scikit-learn returns the plain AUROC
+        return float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1])) / 2.0)
     stop = int(np.searchsorted(fpr, m, side="right"))  # fpr[stop-1] <= m < fpr[stop]
     x0, x1 = fpr[stop - 1], fpr[stop]
     y0, y1 = tpr[stop - 1], tpr[stop]
@@ -255,7 +258,7 @@ def roc_summary(
     scores, labels : array-like of shape (n,)
         As in :func:`roc_auc`.
     max_fpr : float or sequence of float, optional
-        A single bound in (0, 1) adds ``partial_auc``; a sequence adds
+        A single bound in (0, 1] adds ``partial_auc`` (1 = the full AUROC); a sequence adds
         ``partial_auc@<bound>`` for each (``f"{bound:g}"``, e.g. ``partial_auc@0.01``).
 
     Returns
@@ -273,9 +276,9 @@ def roc_summary(
     if max_fpr is None:
         bounds: dict[str, float] = {}
     elif isinstance(max_fpr, str) or not isinstance(max_fpr, Sequence | np.ndarray):
-        bounds = {"partial_auc": check_open_unit_interval(max_fpr, "max_fpr")}
+        bounds = {"partial_auc": check_fpr_bound(max_fpr, "max_fpr")}
     else:
-        checked = [check_open_unit_interval(m, "max_fpr") for m in max_fpr]
+        checked = [check_fpr_bound(m, "max_fpr") for m in max_fpr]
         bounds = {f"partial_auc@{m:g}": m for m in checked}
     s, y, n_pos, n_neg = _validate(scores, labels)
     fps, tps, thr = _roc_points(s, y)
@@ -286,7 +289,7 @@ def roc_summary(
     fpr, tpr, _ = _curve(fps, tps, thr, n_pos, n_neg)
     out = {"auroc": float(twice_u / (2.0 * n_pos * n_neg)), "eer": _eer(fpr, tpr)}
     for key, m in bounds.items():
-        out[key] = _partial_auc(fpr, tpr, m)
+        out[key] = out["auroc"] if m == 1.0 else _partial_auc(fpr, tpr, m)
     return out
 
 

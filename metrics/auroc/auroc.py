@@ -56,7 +56,7 @@ Args:
     predictions (`list` of `float`): scores, higher = more likely positive (e.g. cosine
         similarity of a same-author pair). A numpy array is used as is.
     references (`list` of `int`): 1 = positive, 0 = negative; both classes must occur.
-    max_fpr (`float` or `list` of `float`, *optional*): FPR bound(s) in (0, 1) for the
+    max_fpr (`float` or `list` of `float`, *optional*): FPR bound(s) in (0, 1] for the
         standardized partial AUROC.
 
 Returns:

@@ -247,6 +247,9 @@ def test_bad_binary_input(func, scores, labels, match):
 def test_fpr_outside_open_unit_interval(value):
     with pytest.raises(ValueError, match="fpr must be"):
         tpr_at_fpr(*GOOD, fpr=value)
+    if value == 1:  # max_fpr=1 is the full AUROC, as in scikit-learn (issue 15)
+        assert partial_auc(*GOOD, max_fpr=value) == roc_auc(*GOOD)
+        return
     with pytest.raises(ValueError, match="max_fpr must be"):
         partial_auc(*GOOD, max_fpr=value)
     with pytest.raises(ValueError, match="max_fpr must be"):
