@@ -5,7 +5,9 @@ a folder, locally or as a Hub repo, without any loading script)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,7 @@ from dataset_scripts.cards import render_card
 from dataset_scripts.registry import DatasetSpec
 from dataset_scripts.schemas import SCHEMAS, probing_features, probing_features_spec, validate_rows
 from evaluators.data import quiet_datasets
+from evaluators.errors import StylebenchError
 
 BUILD_INFO = "stylebench_build.json"
 
@@ -45,14 +48,108 @@ def write_hub_folder(
 ) -> Path:
     """Validate ``tables`` ({config: {split: rows}}) and write them under ``out_dir``.
 
-    The folder is written next to its final place and moved in at the end, so an
-    interrupted build never leaves a half-written dataset behind.
+    The folder is written into a fresh hidden sibling (``.<name>.<random>.partial``) and
+    renamed into place at the end, so an interrupted or failed build never leaves a
+    half-written dataset behind (the sibling is removed on failure). An existing
+    ``out_dir`` is replaced only when it holds a previous stylebench build (see
+    :func:`check_out_dir`); anything else is an :class:`OutputFolderError`.
     """
     out_dir = Path(out_dir)
-    staging = out_dir.with_name(out_dir.name + ".partial")
-    if staging.exists():
-        shutil.rmtree(staging)
-    staging.mkdir(parents=True)
+    check_out_dir(out_dir)
+    staging = _staging_dir(out_dir)
+    try:
+        _write_staging(spec, tables, staging, dropped, build_info)
+        _move_into_place(staging, out_dir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return out_dir
+
+
+class OutputFolderError(StylebenchError):
+    """An output folder that a build must not write into or replace."""
+
+
+def is_previous_build(folder: Path) -> bool:
+    """True when ``folder`` holds a stylebench build marker (:data:`BUILD_INFO` with a
+    ``hub_id``), i.e. it is a folder a previous build wrote and may replace."""
+    marker = Path(folder) / BUILD_INFO
+    try:
+        info = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(info, dict) and isinstance(info.get("hub_id"), str)
+
+
+def check_out_dir(out_dir: Path, raw: Path | None = None) -> None:
+    """Refuse an output folder a build must not touch (:class:`OutputFolderError`).
+
+    Allowed: a path that does not exist yet, an empty folder, or a folder holding a previous
+    stylebench build (its marker file). Refused: an existing file, any other folder, and,
+    whatever it holds, a folder that is, contains or lies inside the raw download ``raw``.
+    """
+    out_dir = Path(out_dir)
+    if raw is not None:
+        out_abs, raw_abs = out_dir.resolve(), Path(raw).resolve()
+        if out_abs == raw_abs or raw_abs in out_abs.parents or out_abs in raw_abs.parents:
+            relation = (
+                "is"
+                if out_abs == raw_abs
+                else "lies inside"
+                if raw_abs in out_abs.parents
+                else "contains"
+            )
+            raise OutputFolderError(
+                f"--out {out_dir} {relation} the raw download {raw}; choose an output folder "
+                "outside it (the raw data is never overwritten)"
+            )
+    if out_dir.is_symlink() or (out_dir.exists() and not out_dir.is_dir()):
+        raise OutputFolderError(
+            f"--out {out_dir} exists and is not a folder; remove it or choose another path"
+        )
+    if out_dir.is_dir() and any(out_dir.iterdir()) and not is_previous_build(out_dir):
+        raise OutputFolderError(
+            f"--out {out_dir} is a folder that does not hold a stylebench build (no valid "
+            f"{BUILD_INFO}); it is left alone: choose a new or empty folder"
+        )
+
+
+def _staging_dir(out_dir: Path) -> Path:
+    """A fresh hidden sibling of ``out_dir`` (same file system, so the final move is a
+    rename); unique, so two builds of one folder never share it."""
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".partial", dir=out_dir.parent))
+
+
+def _move_into_place(staging: Path, out_dir: Path) -> None:
+    """Rename ``staging`` to ``out_dir``; a previous build there (checked again here) is
+    moved aside first and deleted only once the new folder is in place."""
+    if not out_dir.exists():
+        os.rename(staging, out_dir)
+        return
+    check_out_dir(out_dir)  # it may have changed while the build ran
+    if not any(out_dir.iterdir()):
+        out_dir.rmdir()
+        os.rename(staging, out_dir)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".old", dir=out_dir.parent))
+    old.rmdir()
+    os.rename(out_dir, old)
+    try:
+        os.rename(staging, out_dir)
+    except BaseException:
+        os.rename(old, out_dir)  # put the previous build back
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _write_staging(
+    spec: DatasetSpec,
+    tables: Mapping[str, Mapping[str, list[dict[str, Any]]]],
+    staging: Path,
+    dropped: Mapping[str, int] | None,
+    build_info: Mapping[str, Any] | None,
+) -> None:
     counts: dict[str, dict[str, int]] = {}
     texts: dict[str, int] = {}
     for config, splits in tables.items():
@@ -71,10 +168,6 @@ def write_hub_folder(
     info = {"hub_id": spec.hub_id, "counts": counts, "dropped": dict(dropped or {})}
     info.update(build_info or {})
     (staging / BUILD_INFO).write_text(json.dumps(info, indent=2, default=str))
-    if out_dir.exists():
-        shutil.rmtree(out_dir)
-    staging.rename(out_dir)
-    return out_dir
 
 
 def build_dataset(
@@ -92,6 +185,7 @@ def build_dataset(
         )
     if raw is not None and not Path(raw).exists():
         raise FileNotFoundError(f"{spec.hub_id}: raw path {raw} does not exist")
+    check_out_dir(Path(out_dir), raw)  # before the build runs: fail fast, touch nothing
     tables, dropped = spec.builder(Path(raw) if raw is not None else None)
     return write_hub_folder(spec, tables, out_dir, dropped), dropped
 
