@@ -2,10 +2,18 @@
 SHA-256 of each text.
 
 * Safe against concurrent runs: SQLite serialises writers (WAL journal, busy timeout),
-  and ``INSERT OR IGNORE`` makes a race between two runs embedding the same text
-  harmless (both write the same vector).
+  and a race between two runs embedding the same text is harmless (both write the same
+  vector).
 * Safe against interruption: every batch is committed as soon as it is embedded, so a
   killed run resumes without re-embedding what was done.
+* Verified: every vector is stored with a checksum (BLAKE2b over its key, dimension and
+  bytes). A vector whose checksum, length or dimension does not match is never returned:
+  it counts as damaged, a :class:`CacheDamageWarning` names the file, and the runner
+  re-encodes it (the new vector replaces the damaged row). Vectors written before
+  checksums existed are re-encoded the same way, without a warning.
+* Damage to the file itself (truncated, overwritten, not a database) raises
+  :class:`CacheDamagedError` naming the file and the recovery: move the file aside and
+  rerun; every vector is then re-encoded into a fresh file.
 """
 
 from __future__ import annotations
@@ -13,17 +21,47 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable
+import warnings
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from evaluators.encoders.base import identity_key
+from evaluators.errors import StylebenchError
+
+DB_NAME = "embeddings.sqlite"
+T = TypeVar("T")
+
+
+class CacheDamagedError(StylebenchError):
+    """The cache file cannot be read as a database; the message names it and the fix."""
+
+
+class CacheDamageWarning(UserWarning):
+    """Some cached vectors failed verification and will be re-encoded."""
 
 
 def text_key(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def vector_checksum(key: str, dim: int, blob: bytes) -> str:
+    """Checksum of one stored vector, bound to its key and dimension (so a vector moved
+    to another row does not verify either)."""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(key.encode("ascii"))
+    digest.update(int(dim).to_bytes(8, "little", signed=True))
+    digest.update(blob)
+    return digest.hexdigest()
+
+
+def recovery_hint(path: Path) -> str:
+    return (
+        f"move it aside and rerun (`mv {path} {path}.damaged`); every vector is then "
+        "re-encoded into a fresh cache file"
+    )
 
 
 class EmbeddingCache:
@@ -33,40 +71,114 @@ class EmbeddingCache:
         self.identity = identity
         self.folder = Path(root) / identity_key(identity)
         self.folder.mkdir(parents=True, exist_ok=True)
+        self.path = self.folder / DB_NAME
+        self.n_damaged = 0  # vectors that failed verification, over this object's life
         manifest = self.folder / "identity.json"
         if not manifest.exists():
             manifest.write_text(json.dumps(identity, indent=2, sort_keys=True, default=str))
-        self._db = sqlite3.connect(self.folder / "embeddings.sqlite", timeout=120)
+        self._db = self._guard(lambda: sqlite3.connect(self.path, timeout=120))
+        self._guard(self._init_schema)
+
+    def _guard(self, action: Callable[[], T]) -> T:
+        """Run a database action; a damaged file becomes :class:`CacheDamagedError`."""
+        try:
+            return action()
+        except sqlite3.DatabaseError as error:
+            if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
+                raise
+            raise CacheDamagedError(
+                f"embedding cache {self.path} is damaged or unreadable ({error}); {recovery_hint(self.path)}"
+            ) from None
+
+    def _init_schema(self) -> None:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(
-            "CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, dim INTEGER, vector BLOB)"
+            "CREATE TABLE IF NOT EXISTS vectors "
+            "(key TEXT PRIMARY KEY, dim INTEGER, vector BLOB, checksum TEXT)"
         )
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(vectors)")}
+        if "checksum" not in columns:  # a cache written before checksums existed
+            self._db.execute("ALTER TABLE vectors ADD COLUMN checksum TEXT")
         self._db.commit()
 
     def get_many(self, texts: Iterable[str]) -> dict[str, np.ndarray]:
-        """Cached vectors of the given texts (missing texts are absent)."""
+        """Verified cached vectors of the given texts (missing or damaged ones are absent)."""
         by_key: dict[str, str] = {text_key(t): t for t in texts}
+        return self._guard(lambda: self._get(by_key))
+
+    def _get(self, by_key: dict[str, str]) -> dict[str, np.ndarray]:
         found: dict[str, np.ndarray] = {}
+        damaged = 0
         keys = list(by_key)
         for start in range(0, len(keys), 900):  # SQLite's bound-parameter limit
             chunk = keys[start : start + 900]
             marks = ",".join("?" * len(chunk))
-            for key, _dim, blob in self._db.execute(
-                f"SELECT key, dim, vector FROM vectors WHERE key IN ({marks})", chunk
+            for key, dim, blob, checksum in self._db.execute(
+                f"SELECT key, dim, vector, checksum FROM vectors WHERE key IN ({marks})", chunk
             ):
+                if checksum is None:
+                    continue  # unverifiable (written before checksums): re-encoded
+                if (
+                    not isinstance(blob, bytes)
+                    or not isinstance(dim, int)
+                    or dim < 1
+                    or len(blob) != 4 * dim
+                    or checksum != vector_checksum(key, dim, blob)
+                ):
+                    damaged += 1
+                    continue
                 found[by_key[key]] = np.frombuffer(blob, dtype=np.float32)
+        if damaged:
+            self.n_damaged += damaged
+            warnings.warn(
+                f"embedding cache {self.path}: {damaged} cached vector(s) failed their "
+                "checksum (damaged); they are re-encoded and replaced",
+                CacheDamageWarning,
+                stacklevel=3,
+            )
         return found
 
     def put_many(self, texts: list[str], vectors: np.ndarray) -> None:
-        rows = [
-            (text_key(t), int(v.shape[0]), np.ascontiguousarray(v, dtype=np.float32).tobytes())
-            for t, v in zip(texts, vectors, strict=True)
-        ]
-        with self._db:  # one transaction per batch
-            self._db.executemany("INSERT OR IGNORE INTO vectors VALUES (?, ?, ?)", rows)
+        rows = []
+        for t, v in zip(texts, vectors, strict=True):
+            key = text_key(t)
+            blob = np.ascontiguousarray(v, dtype=np.float32).tobytes()
+            dim = int(v.shape[0])
+            rows.append((key, dim, blob, vector_checksum(key, dim, blob)))
+
+        def write() -> None:
+            with self._db:  # one transaction per batch
+                # REPLACE: a damaged row is overwritten; two runs racing write the same vector
+                self._db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?)", rows)
+
+        self._guard(write)
+
+    def verify(self) -> tuple[int, int]:
+        """``(n_vectors, n_damaged)`` over the whole file (damaged = failed checksum or
+        unverifiable); raises :class:`CacheDamagedError` when the file itself is damaged."""
+
+        def scan() -> tuple[int, int]:
+            total = bad = 0
+            for key, dim, blob, checksum in self._db.execute(
+                "SELECT key, dim, vector, checksum FROM vectors"
+            ):
+                total += 1
+                if (
+                    checksum is None
+                    or not isinstance(blob, bytes)
+                    or not isinstance(dim, int)
+                    or len(blob) != 4 * dim
+                    or checksum != vector_checksum(key, dim, blob)
+                ):
+                    bad += 1
+            return total, bad
+
+        return self._guard(scan)
 
     def __len__(self) -> int:
-        return int(self._db.execute("SELECT COUNT(*) FROM vectors").fetchone()[0])
+        return int(
+            self._guard(lambda: self._db.execute("SELECT COUNT(*) FROM vectors").fetchone()[0])
+        )
 
     def close(self) -> None:
         self._db.close()
