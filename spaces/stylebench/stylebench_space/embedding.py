@@ -26,6 +26,8 @@ from stylebench_space.safety import (
     MAX_RUN_SECONDS,
     UserError,
     clean_message,
+    resolve_dataset_id,
+    resolve_encoder_spec,
     validate_dataset_id,
     validate_encoder_spec,
 )
@@ -136,12 +138,15 @@ def resolve_datasets(selected: Sequence[str], hub_ids: str) -> list[tuple[str, s
     for ref in (hub_ids or "").replace(",", "\n").splitlines():
         if ref.strip():
             ref = validate_dataset_id(ref)
-            chosen.append((ref, ref))
+            chosen.append((ref, ref))  # resolved to its Hub snapshot below, never via the cwd
     if not chosen:
         raise UserError("choose at least one dataset (the demo suite runs in seconds)")
     if len(chosen) > MAX_DATASETS:
         raise UserError(f"at most {MAX_DATASETS} datasets per run")
-    return list(dict.fromkeys(chosen))
+    return [
+        (name, ref if name != ref else str(resolve_dataset_id(ref)))
+        for name, ref in dict.fromkeys(chosen)
+    ]
 
 
 def get_space_encoder(spec: str) -> tuple[Any, threading.Lock]:
@@ -215,6 +220,7 @@ def run_embedding(
         raise UserError(f"unknown task(s) {bad}; known: {', '.join(known_tasks)}")
     chosen = resolve_datasets(datasets, hub_ids)
     report(0.02, f"loading encoder {encoder_choice}")
+    spec = resolve_encoder_spec(spec, builtin_encoder_names())
     encoder, encoder_lock = get_space_encoder(spec)
     run = EmbeddingRun(encoder_choice)
     plans = []

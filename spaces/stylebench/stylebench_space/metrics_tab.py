@@ -6,6 +6,12 @@ values separated by commas, spaces or newlines; list features one row per line (
 comma-separated numbers). A CSV upload needs a ``predictions`` and a ``references`` column
 (list cells as JSON). Extra keyword arguments (``fpr``, ``max_fpr``, ``beta``, ``ks``...) are a
 JSON object checked against the module's ``_compute`` signature.
+
+No metric state is shared between requests: the module loaded once per process only gives
+its class, features and documentation; every request computes on a fresh instance of that
+class that keeps its Arrow data in memory under its own experiment id (:func:`fresh_metric`),
+so concurrent requests never meet in a cache file and a failed request leaves nothing
+behind for the next visitor.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import inspect
 import json
 import threading
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +56,13 @@ def get_metric(name: str) -> Any:
         if name not in _modules:
             _modules[name] = load_metric(name)
         return _modules[name]
+
+
+def fresh_metric(name: str) -> Any:
+    """A new instance of metric ``name`` for one request: Arrow data kept in memory, its own
+    experiment id (no file, no lock shared with any other request)."""
+    module = get_metric(name)
+    return type(module)(experiment_id=f"space-{uuid.uuid4().hex}", keep_in_memory=True)
 
 
 def metric_info(name: str) -> str:
@@ -184,7 +198,7 @@ def compute_metric(
             raise UserError(f"{column}: more than {MAX_VALUES:,} values")
     kwargs = parse_options(options, module)
     try:
-        result = module.compute(**inputs, **kwargs)
+        result = fresh_metric(name).compute(**inputs, **kwargs)
     except UserError:
         raise
     except Exception as error:
@@ -213,6 +227,7 @@ def _plain(value: Any) -> Any:
 
 __all__ = [
     "compute_metric",
+    "fresh_metric",
     "get_metric",
     "metric_choices",
     "metric_info",

@@ -7,6 +7,10 @@ Everything a visitor types or uploads passes through here before it reaches styl
 * encoder identifiers: a built-in name, or a Hub id ``org/name`` (optionally ``st:``), or a
   folder under an allowed model directory; never a path outside those directories, never
   ``..``, never a model that ships its own code (``trust_remote_code`` is never enabled);
+* Hub ids (models and datasets) are resolved through ``huggingface_hub`` to the absolute
+  snapshot folder in the Hub cache (:func:`resolve_encoder_spec`, :func:`resolve_dataset_id`)
+  before anything loads them, so ``org/name`` can never be read as a folder relative to the
+  server's working directory, and a downloaded model is checked for shipped code too;
 * run time: long runs stop at :data:`MAX_RUN_SECONDS` and report what finished;
 * errors: :func:`clean_message` keeps the first line and replaces server paths by ``<path>``.
 """
@@ -145,6 +149,68 @@ def validate_encoder_spec(spec: str, builtins: Iterable[str]) -> str:
             "'sentence-transformers/all-MiniLM-L6-v2'"
         )
     return f"{prefix or 'st:'}{target}"
+
+
+DATASET_PATTERNS = (
+    "README.md",
+    "*.parquet",
+    "**/*.parquet",
+    "*.arrow",
+    "**/*.arrow",
+    "*.csv",
+    "**/*.csv",
+    "*.json",
+    "**/*.json",
+    "*.jsonl",
+    "**/*.jsonl",
+)  # never a loading script
+
+
+def hub_snapshot(repo_id: str, repo_type: str) -> Path:
+    """The absolute snapshot folder of a Hub repo in the local Hub cache (downloaded when the
+    Hub is reachable). Raises :class:`UserError` when it cannot be had."""
+    from huggingface_hub import snapshot_download
+
+    if not HUB_ID.match(repo_id):
+        raise UserError(f"{repo_id[:80]!r} is not a Hub id like 'org/name'")
+    try:
+        folder = snapshot_download(
+            repo_id=repo_id,
+            repo_type=repo_type,
+            allow_patterns=list(DATASET_PATTERNS) if repo_type == "dataset" else None,
+        )
+    except Exception as error:
+        raise UserError(
+            f"cannot fetch {repo_type} {repo_id!r} from the Hugging Face Hub "
+            f"({type(error).__name__}: {clean_message(error)[:160]}); "
+            "the Hub may be unreachable from this Space"
+        ) from None
+    path = Path(folder).resolve()
+    if not path.is_absolute() or not path.is_dir():
+        raise UserError(f"the Hub cache gave no folder for {repo_id!r}")
+    return path
+
+
+def resolve_encoder_spec(spec: str, builtins: Iterable[str]) -> str:
+    """A validated spec (:func:`validate_encoder_spec`) with any Hub id replaced by its
+    absolute snapshot folder, which is checked for shipped code like a local folder."""
+    if spec in set(builtins):
+        return spec
+    prefix = next((p for p in _PREFIXES if spec.startswith(p)), "")
+    target = spec[len(prefix) :]
+    if target.startswith("/"):
+        return spec  # an allowed local folder, already checked
+    folder = hub_snapshot(target, "model")
+    if needs_remote_code(folder):
+        raise UserError(
+            "this model ships its own code (trust_remote_code); this Space never runs it"
+        )
+    return f"{prefix or 'st:'}{folder}"
+
+
+def resolve_dataset_id(ref: str) -> Path:
+    """The absolute snapshot folder of a Hub dataset id (data files and card only)."""
+    return hub_snapshot(validate_dataset_id(ref), "dataset")
 
 
 def validate_dataset_id(ref: str) -> str:
