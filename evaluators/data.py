@@ -73,10 +73,39 @@ def available_configs(ref: str) -> list[str]:
     return known
 
 
-def _content_hash(folder: Path) -> str:
+def _content_hash(folder: Path, config: str) -> str:
+    """Fingerprint of what ``datasets`` reads for ``config`` of a local folder.
+
+    The files are the ones ``datasets`` itself resolves for the config (the card's YAML
+    ``configs:`` or its default layout), whatever their format (Parquet, CSV, JSON
+    lines, ...): per split, each file's path relative to the folder and its bytes, plus
+    the card's YAML front matter (which says how the files are read). Changed data
+    therefore always changes the fingerprint, and a folder that is moved keeps it.
+    """
+    from datasets import load_dataset_builder
+
+    folder = Path(folder).resolve()
+    with quiet_datasets():
+        builder = load_dataset_builder(str(folder), config)
+    data_files = builder.config.data_files or {}
     digest = hashlib.sha256()
-    for path in sorted(folder.rglob("*.parquet")):
-        digest.update(path.read_bytes())
+    card = folder / "README.md"
+    if card.is_file():
+        text = card.read_text(encoding="utf-8", errors="replace")
+        if text.startswith("---"):
+            digest.update(b"card:" + text.split("\n---", 1)[0].encode("utf-8"))
+    n_files = 0
+    for split in sorted(data_files):
+        for name in sorted(str(f) for f in data_files[split]):
+            path = Path(name)
+            relative = path.resolve().relative_to(folder) if path.is_absolute() else path
+            digest.update(f"\0{split}\0{relative.as_posix()}\0".encode())
+            with (folder / relative).open("rb") as handle:
+                while chunk := handle.read(1 << 20):
+                    digest.update(chunk)
+            n_files += 1
+    if not n_files:
+        raise DataError(f"{folder}: datasets finds no data files for config {config!r}")
     return digest.hexdigest()[:16]
 
 
@@ -109,7 +138,7 @@ def load_table(ref: str, config: str, split: str | None = None) -> Table:
         raise DataError(f"{ref!r} config {config!r} has no split {chosen!r} (has {splits})")
     data = dataset_dict[chosen]
     rows = data.to_list()
-    fingerprint = _content_hash(Path(ref) / "data" / config) if local else data._fingerprint
+    fingerprint = _content_hash(Path(ref), config) if local else data._fingerprint
     table = Table(ref, dataset_name(ref), config, chosen, rows, fingerprint)
     validate_rows(config, rows, table.source)
     return table
