@@ -97,10 +97,13 @@ def _content_hash(folder: Path, config: str) -> str:
     n_files = 0
     for split in sorted(data_files):
         for name in sorted(str(f) for f in data_files[split]):
-            path = Path(name)
-            relative = path.resolve().relative_to(folder) if path.is_absolute() else path
-            digest.update(f"\0{split}\0{relative.as_posix()}\0".encode())
-            with (folder / relative).open("rb") as handle:
+            path = Path(name) if Path(name).is_absolute() else folder / name
+            try:
+                shown = path.resolve().relative_to(folder).as_posix()
+            except ValueError:  # a data file outside the folder: its absolute path
+                shown = str(path.resolve())
+            digest.update(f"\0{split}\0{shown}\0".encode())
+            with path.open("rb") as handle:
                 while chunk := handle.read(1 << 20):
                     digest.update(chunk)
             n_files += 1
