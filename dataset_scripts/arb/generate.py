@@ -310,7 +310,8 @@ class TransformersBackend:
 
 
 class OpenAIChatBackend:
-    """An OpenAI-compatible chat-completions server over ``httpx``."""
+    """An OpenAI-compatible chat-completions server through the shared client
+    (:mod:`evaluators.openai_client`: retries 429/5xx with backoff)."""
 
     def __init__(
         self,
@@ -320,32 +321,28 @@ class OpenAIChatBackend:
         timeout: float = 120.0,
         merge_system: bool | None = None,
     ) -> None:
-        import httpx
+        from evaluators.openai_client import OpenAIClient
 
         self.name = model
-        self.url = base_url.rstrip("/") + "/chat/completions"
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self.client = httpx.Client(timeout=timeout, headers=headers)
+        self.client = OpenAIClient(base_url, api_key=api_key, timeout=timeout, max_retries=3)
+        self.url = self.client.base_url + "/chat/completions"
         self.merge_system = "gemma" in model.lower() if merge_system is None else merge_system
 
     def generate(self, messages: list[dict[str, str]], decoding: dict[str, Any], seed: int) -> str:
-        import httpx
+        from evaluators.openai_client import OpenAIError
 
-        payload = {
-            "model": self.name,
-            "messages": messages,
-            "temperature": decoding["temperature"],
-            "top_p": decoding["top_p"],
-            "top_k": decoding["top_k"],
-            "max_tokens": decoding["max_new_tokens"],
-            "seed": seed,
-        }
         try:
-            response = self.client.post(self.url, json=payload)
-            response.raise_for_status()
-            return str(response.json()["choices"][0]["message"]["content"] or "").strip()
-        except (httpx.HTTPError, KeyError, IndexError, ValueError) as error:
-            raise GenerationError(f"{self.url}: {type(error).__name__}: {error}") from error
+            return self.client.chat(
+                self.name,
+                messages,
+                temperature=decoding["temperature"],
+                top_p=decoding["top_p"],
+                top_k=decoding["top_k"],
+                max_tokens=decoding["max_new_tokens"],
+                seed=seed,
+            )
+        except OpenAIError as error:
+            raise GenerationError(str(error)) from error
 
 
 class GenerationError(StylebenchError):
@@ -353,12 +350,13 @@ class GenerationError(StylebenchError):
 
 
 def make_backend(spec: str) -> Backend:
-    """``openai:<model>@<base_url>`` or a local model spec."""
+    """``openai:<model>@<base_url>`` (the spec syntax of :mod:`evaluators.openai_client`)
+    or a local model spec."""
     if spec.startswith("openai:"):
-        model, sep, url = spec[len("openai:") :].partition("@")
-        if not sep:
-            raise StylebenchError(f"{spec!r}: expected openai:<model>@<base_url>")
-        return OpenAIChatBackend(model, url)
+        from evaluators.openai_client import parse_served_spec
+
+        served = parse_served_spec(spec, "openai")
+        return OpenAIChatBackend(served.model, served.base_url)
     return TransformersBackend(spec)
 
 

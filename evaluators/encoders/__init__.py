@@ -15,7 +15,13 @@ Specs understood by :func:`get_encoder`:
 ``hf:<name-or-path>``                  HF encoder, attention-masked mean pooling
 ``causal:<name-or-path>``              causal LM, last non-padding token;
 ``causal:<dir>::<file.gguf>``          GGUF weights via transformers + gguf (+ accelerate)
+``openai-embeddings:<model>@<url>``    a served model: any OpenAI-compatible
+                                       ``/v1/embeddings`` server (vLLM, TEI, Infinity,
+                                       llama.cpp, LitServe); see :mod:`.served`
 =====================================  ===============================================
+
+``devices=["cuda:0", "cuda:1"]`` (or ``["cpu", "cpu"]``) runs one worker process per
+device (:class:`MultiDeviceEncoder`), each encoding a slice of every batch.
 
 ``chunk=True`` wraps token-limited (neural) encoders in :class:`ChunkAndPool`; encoders
 without a token limit (the non-neural ones) are returned unchanged. Heavy libraries are
@@ -168,6 +174,12 @@ def _make_causal(target: str, **options: Any) -> Any:
     return CausalLastTokenEncoder(target, **options)
 
 
+def _make_served(target: str, **options: Any) -> Any:
+    from evaluators.encoders.served import ServedEmbeddingEncoder
+
+    return ServedEmbeddingEncoder(target, **options)
+
+
 class _Entry(NamedTuple):
     kind: str
     description: str
@@ -236,6 +248,13 @@ _PREFIXES: dict[str, _Entry] = {
         lambda: _has("torch", "transformers"),
         ("device", "batch_size"),
     ),
+    "openai-embeddings": _Entry(
+        "served",
+        "OpenAI-compatible /v1/embeddings server: openai-embeddings:<model>@<base_url>",
+        _make_served,
+        lambda: _has("httpx"),
+        ("batch_size",),
+    ),
 }
 
 
@@ -261,7 +280,8 @@ def list_encoders() -> list[dict[str, Any]]:
 def _unknown(spec: str) -> UnknownNameError:
     return UnknownNameError(
         f"unknown encoder {spec!r}; built-ins: {', '.join(BUILTIN_ENCODERS)}; "
-        "or st:<model>, hf:<model>, causal:<model>, a hub id org/name or a local path"
+        "or st:<model>, hf:<model>, causal:<model>, openai-embeddings:<model>@<url>, "
+        "a hub id org/name or a local path"
     )
 
 
@@ -289,6 +309,7 @@ def get_encoder(
     chunk: bool = False,
     device: str | None = None,
     batch_size: int = 32,
+    devices: Sequence[str] | None = None,
     **options: Any,
 ) -> Encoder:
     """Build the encoder named by ``spec`` (see the module docstring).
@@ -297,7 +318,9 @@ def get_encoder(
     spaCy batch size of the spaCy-based ones); other ``options`` go to the encoder's
     constructor (e.g. ``max_length=256``, ``dtype="bfloat16"``, ``dim=128``,
     ``components=("char", "word")``, ``path="fitted-tfidf/"``). ``chunk=True`` wraps
-    token-limited encoders in :class:`ChunkAndPool`.
+    token-limited encoders in :class:`ChunkAndPool`. ``devices`` with two or more
+    entries builds the encoder in one worker process per device
+    (:class:`MultiDeviceEncoder`); one entry is the same as ``device``.
 
     Raises :class:`UnknownNameError` for an unknown name and :class:`StylebenchError`
     (one line) for a bad option or a model that cannot be loaded (e.g. not available
@@ -306,6 +329,12 @@ def get_encoder(
     if not isinstance(spec, str) or not spec.strip():
         raise _unknown(str(spec))
     spec = spec.strip()
+    if devices is not None and len(devices) > 1:
+        from evaluators.encoders.multi_device import MultiDeviceEncoder
+
+        return MultiDeviceEncoder(spec, devices, chunk=chunk, batch_size=batch_size, **options)
+    if devices:
+        device = devices[0]
     common = {"device": device, "batch_size": batch_size}
     if spec in BUILTIN_ENCODERS:
         encoder = _build(spec, BUILTIN_ENCODERS[spec], (), common, options)

@@ -29,7 +29,7 @@ def COMMAND() -> None:
 @click.option(
     "--llm-generator",
     default=None,
-    help="Add LLM-setting rows: smollm2, hf:<model>, openai:<url>::<model>.",
+    help="Add LLM-setting rows: smollm2, hf:<model>, openai:<model>@<url>.",
 )
 @click.option("--llm-n", type=int, default=2, show_default=True, help="LLM triplets per domain.")
 @click.option(
@@ -126,7 +126,7 @@ def _prompt_section(generator: str, n: int) -> str:
     "--judge",
     "judges",
     multiple=True,
-    help="LLM judges: smollm2, hf:<model>, openai:<url>::<model>.",
+    help="LLM judges: smollm2, hf:<model>, openai:<model>@<url>.",
 )
 @click.option(
     "--judge-n", type=int, default=6, show_default=True, help="Triplets per setting the judges see."

