@@ -12,15 +12,21 @@ protocol follows the STEB repository (per the protocol notes):
 - counts overlap as n-gram counts do: "in front of" also counts "in" and "of";
 - frequency = count / max(1, number of tokens); no other normalisation.
 
-The vocabulary is ``resources/function_words.txt`` (compiled for stylebench from
-general English grammar: ~430 words and ~180 phrases including common contractions;
-STEB uses a list of 390 words and 69 phrases that we do not copy). A custom vocabulary
-may be passed as a list of strings.
+The default vocabulary is the STEB authors' list, ``resources/steb_function_words.json``
+(390 words and 69 phrases from their repository, used as data), matched as their
+scikit-learn ``CountVectorizer`` matches it: an entry counts when its lower-cased text
+equals a space-joined run of tokens, so entries with punctuation ("and/or", "e.g.",
+"tho'") never match and stay zero columns, and "I"/"i" are one feature (458 in all).
+``resources/function_words.txt`` (compiled for stylebench: ~430 words and ~180 phrases
+including contractions, whose entries are tokenised like the texts, so "don't" matches
+"don t") is available as ``FunctionWordEncoder(vocabulary=RESOURCE)``; a custom
+vocabulary may be passed as a list of strings (tokenised like the texts) or a file.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -33,6 +39,7 @@ from evaluators.encoders.base import BaseEncoder
 from evaluators.errors import DataError
 
 RESOURCE = Path(__file__).resolve().parent / "resources" / "function_words.txt"
+STEB_RESOURCE = Path(__file__).resolve().parent / "resources" / "steb_function_words.json"
 TOKEN = re.compile(r"\b\w+\b")
 
 
@@ -51,19 +58,46 @@ def read_vocabulary(path: str | Path = RESOURCE) -> list[str]:
     return entries
 
 
+def read_steb_vocabulary(path: str | Path = STEB_RESOURCE) -> list[str]:
+    """The STEB list: its words, then its phrases (as their vocabulary builder orders them)."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    return [*data["words"], *data["phrases"]]
+
+
+def _exact_key(entry: str) -> tuple[str, ...] | None:
+    """STEB's matching rule for one entry: the lower-cased entry's space-separated words,
+    or None when that is not a run of tokens (the entry can never match)."""
+    lowered = entry.lower()
+    return tuple(lowered.split(" ")) if " ".join(tokenize(lowered)) == lowered else None
+
+
 class FunctionWordEncoder(BaseEncoder):
     """Relative frequencies of function words and phrases (dimension = vocabulary size)."""
 
     name = "function-words"
 
     def __init__(self, vocabulary: Iterable[str] | str | Path | None = None) -> None:
-        if vocabulary is None or isinstance(vocabulary, (str, Path)):
-            entries = read_vocabulary(vocabulary or RESOURCE)
+        exact = vocabulary is None or (
+            isinstance(vocabulary, (str, Path)) and str(vocabulary).endswith(".json")
+        )
+        if vocabulary is None:
+            entries = read_steb_vocabulary()
+        elif isinstance(vocabulary, (str, Path)):
+            path = Path(vocabulary)
+            entries = read_steb_vocabulary(path) if exact else read_vocabulary(path)
         else:
             entries = list(vocabulary)
         self.features: list[tuple[str, ...]] = []
-        seen: set[tuple[str, ...]] = set()
+        seen: set[object] = set()
         for entry in entries:
+            if exact:  # STEB: one column per distinct lower-cased entry, matchable or not
+                if entry.lower() in seen or not entry.strip():
+                    continue
+                seen.add(entry.lower())
+                key = _exact_key(entry)
+                # an unmatchable entry keeps its column (always 0) under its own text
+                self.features.append(key if key is not None else ("\0" + entry.lower(),))
+                continue
             key = tuple(tokenize(entry))
             if key and key not in seen:
                 seen.add(key)
@@ -78,8 +112,9 @@ class FunctionWordEncoder(BaseEncoder):
 
     @property
     def feature_names(self) -> list[str]:
-        """The features in vector order (phrases as space-separated tokens)."""
-        return [" ".join(key) for key in self.features]
+        """The features in vector order (phrases as space-separated tokens; an entry that
+        can never match, under STEB's rule, as its own text)."""
+        return [key[0][1:] if key[0].startswith("\0") else " ".join(key) for key in self.features]
 
     @property
     def dim(self) -> int:

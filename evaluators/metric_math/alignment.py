@@ -56,6 +56,8 @@ __all__ = [
     "alignment_cost",
     "item_accuracies",
     "order_alignment_accuracy",
+    "solver_item_accuracies",
+    "tie_aware_item_accuracies",
 ]
 
 #: Largest number of injective assignments enumerated for the exact tie-aware accuracy.
@@ -135,8 +137,12 @@ def align(cost: ArrayLike) -> np.ndarray:
     return out
 
 
-def _tie_aware_batch(costs: np.ndarray, expected: np.ndarray) -> np.ndarray:
-    """Exact tie-aware accuracy of a stack of same-shaped items: (B, k, m) -> (B,)."""
+def _tie_aware_batch(
+    costs: np.ndarray, expected: np.ndarray, n_optimal: np.ndarray | None = None
+) -> np.ndarray:
+    """Exact tie-aware accuracy of a stack of same-shaped items: (B, k, m) -> (B,).
+    When ``n_optimal`` (int array of shape (B,)) is given it receives the number of
+    optimal assignments of each item (> 1 = the item is tied)."""
     b_total, k, m = costs.shape
     inj = _injections(m, k)
     rows = np.arange(k)
@@ -150,7 +156,10 @@ def _tie_aware_batch(costs: np.ndarray, expected: np.ndarray) -> np.ndarray:
         scale = np.maximum(np.abs(best), np.abs(c).max(axis=(1, 2))[:, None])
         optimal = totals <= best + TIE_RTOL * scale + TIE_ATOL * k
         n_correct = (inj[None, :, :] == e[:, None, :]).sum(axis=-1)  # (b, n_inj)
-        out[start : start + step] = (optimal * n_correct).sum(axis=1) / (k * optimal.sum(axis=1))
+        n_best = optimal.sum(axis=1)
+        out[start : start + step] = (optimal * n_correct).sum(axis=1) / (k * n_best)
+        if n_optimal is not None:
+            n_optimal[start : start + step] = n_best
     return out
 
 
@@ -160,6 +169,37 @@ def _hungarian_batch(costs: np.ndarray, expected: np.ndarray) -> np.ndarray:
         rows, cols = linear_sum_assignment(c)
         out[i] = np.mean(cols[np.argsort(rows)] == e)
     return out
+
+
+def solver_item_accuracies(costs: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """Per-item accuracy of the Hungarian solver's own assignment (scipy's
+    ``linear_sum_assignment``, whose choice among tied optima the STEB authors' code
+    keeps), for a stack of items ``(B, k, m)`` with expected columns ``(B, k)``. The
+    costs are used as given (pass them in the precision the protocol computes them)."""
+    c = np.asarray(costs)
+    if c.ndim != 3 or c.shape[0] == 0:
+        raise ValueError(f"costs must be a non-empty (items, rows, cols) stack; got {c.shape}")
+    e = np.broadcast_to(np.asarray(expected), c.shape[:2])
+    return _hungarian_batch(c, e)
+
+
+def tie_aware_item_accuracies(
+    costs: np.ndarray, expected: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per-item tie-aware accuracies (as :func:`item_accuracies`) and whether each item
+    is tied (more than one optimal assignment), for a stack ``(B, k, m)``. Items too
+    large to enumerate (see :data:`MAX_EXACT_ASSIGNMENTS`) are scored by the solver
+    and reported as not tied."""
+    c = np.asarray(costs, dtype=np.float64)
+    if c.ndim != 3 or c.shape[0] == 0:
+        raise ValueError(f"costs must be a non-empty (items, rows, cols) stack; got {c.shape}")
+    _, k, m = c.shape
+    e = np.ascontiguousarray(np.broadcast_to(np.asarray(expected, dtype=np.intp), c.shape[:2]))
+    if _n_injections(m, k) > MAX_EXACT_ASSIGNMENTS:
+        return _hungarian_batch(c, e), np.zeros(c.shape[0], dtype=bool)
+    n_optimal = np.empty(c.shape[0], dtype=np.int64)
+    accuracies = _tie_aware_batch(c, e, n_optimal)
+    return accuracies, n_optimal > 1
 
 
 def _accuracy_batch(costs: np.ndarray, expected: np.ndarray) -> np.ndarray:

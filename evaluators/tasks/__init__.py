@@ -8,6 +8,7 @@ from evaluators.tasks.clustering import ClusteringEvaluator
 from evaluators.tasks.order_alignment import OrderAlignmentEvaluator
 from evaluators.tasks.pairs import AllToAllPairsEvaluator, PredefinedPairsEvaluator
 from evaluators.tasks.probing import ProbingEvaluator
+from evaluators.tasks.protocol import DEFAULT_PROTOCOL, PROTOCOL_VERSION, PROTOCOLS
 from evaluators.tasks.retrieval import RetrievalEvaluator
 
 EVALUATORS: dict[str, type[TaskEvaluator]] = {
@@ -23,14 +24,19 @@ EVALUATORS: dict[str, type[TaskEvaluator]] = {
 }
 
 
-def get_evaluator(task_type: str, seed: int = DEFAULT_SEED) -> TaskEvaluator:
+def get_evaluator(
+    task_type: str, seed: int = DEFAULT_SEED, protocol: str = DEFAULT_PROTOCOL
+) -> TaskEvaluator:
     if task_type not in EVALUATORS:
         raise UnknownNameError(f"unknown task {task_type!r}; known tasks: {', '.join(EVALUATORS)}")
-    return EVALUATORS[task_type](seed=seed)
+    return EVALUATORS[task_type](seed=seed, protocol=protocol)
 
 
 __all__ = [
+    "DEFAULT_PROTOCOL",
     "DEFAULT_SEED",
+    "PROTOCOLS",
+    "PROTOCOL_VERSION",
     "EVALUATORS",
     "EmbeddingLookup",
     "TaskEvaluator",

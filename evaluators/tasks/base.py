@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from evaluators.data import Table
+from evaluators.tasks.protocol import DEFAULT_PROTOCOL, check_protocol, protocol_record
 
 DEFAULT_SEED = 42  # STEB's seed (k-means, probe splits); every stochastic step takes it
 
@@ -66,8 +67,9 @@ class TaskEvaluator(ABC):
     main_score_name: ClassVar[str]
     description: ClassVar[str]
 
-    def __init__(self, seed: int = DEFAULT_SEED) -> None:
+    def __init__(self, seed: int = DEFAULT_SEED, protocol: str = DEFAULT_PROTOCOL) -> None:
         self.seed = seed
+        self.protocol = check_protocol(protocol)
 
     @abstractmethod
     def texts(self, table: Table) -> list[str]:
@@ -81,6 +83,7 @@ class TaskEvaluator(ABC):
 
     def evaluate(self, table: Table, embed: EmbeddingLookup) -> TaskResult:
         metrics, counts, details = self.compute(table, embed)
+        details = {"protocol": protocol_record(self.protocol), **details}
         return TaskResult(
             task_type=self.task_type,
             dataset=table.name,
@@ -96,7 +99,11 @@ class TaskEvaluator(ABC):
 
 
 def unit_normalise(matrix: np.ndarray) -> np.ndarray:
-    """Rows scaled to unit L2 norm; zero rows stay zero (cosine 0 with everything)."""
+    """Rows scaled to unit L2 norm, in float64; zero rows stay zero (cosine 0 with
+    everything). Callers take cosines of these in float64 and round them to float32 once
+    (``.astype(np.float32)``), so scores do not depend on the processor's summation
+    order: ties stay ties on every CPU (issue 20)."""
+    matrix = np.asarray(matrix, dtype=np.float64)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     return matrix / np.where(norms > 0, norms, 1.0)
 
@@ -147,3 +154,25 @@ def ci_record(
         "n_units": int(n_units),
         "method": method,
     }
+
+
+def mean_ci(
+    metric: str,
+    values: np.ndarray,
+    unit: str,
+    seed: int,
+    n_boot: int = CI_N_BOOT,
+) -> dict[str, Any]:
+    """``details["ci95"]`` of a score that is the mean of independent per-unit values
+    (pairs, queries): percentile bootstrap over the units. Resampling n units with
+    replacement and averaging equals one multinomial draw over the *distinct* values
+    with their frequencies, so a replicate costs O(#distinct values), not O(n)."""
+    values = np.asarray(values, dtype=np.float64)
+    if values.size == 0:
+        raise ValueError(f"{metric}: no units to bootstrap")
+    distinct, counts = np.unique(values, return_counts=True)
+    rng = np.random.default_rng(seed)
+    draws = rng.multinomial(values.size, counts / values.size, size=n_boot)
+    replicates = draws @ distinct / values.size
+    method = f"percentile bootstrap over {unit} (mean of per-{unit[:-1]} values)"
+    return ci_record(metric, replicates, unit, int(values.size), method, seed)

@@ -14,9 +14,20 @@ reference's own sequence (same content, different style) in place of one of its 
 * *first*: reference ``i[1:]``, candidates ``[i[0]] + j[1:]``; expected columns 1..P-1.
 
 ``distractor_accuracy`` (the main score, as on the STEB leaderboard) is the mean over
-both variants. Exact ties in cost are scored as the expected accuracy under a random
-choice among the optimal assignments (see :func:`evaluators.metric_math.alignment_accuracy`):
-a degenerate encoder scores chance instead of the 100% that a fixed tie-break would give.
+both variants.
+
+Ties (see :mod:`evaluators.tasks.protocol`): under the default ``steb`` protocol the
+accuracy is that of the Hungarian solver's own assignment, with the costs computed as
+the authors' code does (vectors L2-normalised in their own precision, ``1 - max(cos,
+0)``), so an item whose optima tie is scored by scipy's deterministic choice, as in the
+paper. ``steb-strict`` scores tied items by the expected accuracy over their optimal
+assignments (:func:`evaluators.metric_math.alignment_accuracy`). Both are always
+reported (``accuracy_solver``/``accuracy_tie_aware``, and the distractor pair) with
+the share of tied items (``tied_share``, ``distractor_tied_share``).
+
+``details["ci95"]`` holds percentile-bootstrap CIs (1,000 resamples of the pairs, the
+evaluator's seed) of the main score and of ``accuracy``: the score is a mean over pairs,
+so a resample is a multinomial draw over the distinct per-pair values.
 """
 
 from __future__ import annotations
@@ -27,21 +38,23 @@ from typing import Any
 import numpy as np
 
 from evaluators.data import Table
-from evaluators.metric_math import item_accuracies
-from evaluators.tasks.base import EmbeddingLookup, TaskEvaluator, unit_histogram, unit_normalise
+from evaluators.metric_math.alignment import (
+    solver_item_accuracies,
+    tie_aware_item_accuracies,
+)
+from evaluators.tasks.base import (
+    EmbeddingLookup,
+    TaskEvaluator,
+    mean_ci,
+    unit_histogram,
+    unit_normalise,
+)
+
+VARIANTS = ("plain", "last", "first")
 
 
-def alignment_costs(sequences: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Cost matrices of every pair i < j of one group.
-
-    ``sequences`` has shape (n, P, d). Returns, per variant ("plain", "last", "first"),
-    an array of costs (n_pairs, rows, cols) and the expected column of each row.
-    """
-    n, positions, dim = sequences.shape
-    # float64: exact ties (e.g. identical count vectors) must stay ties after the sums
-    flat = unit_normalise(sequences.reshape(n * positions, dim).astype(np.float64))
-    cost_all = 1.0 - np.maximum(flat @ flat.T, 0.0)  # (nP, nP)
-    first, second = np.triu_indices(n, k=1)
+def _gather(cost_all: np.ndarray, n: int, positions: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    first, second = np.triu_indices(n, k=1)  # itertools.combinations order, as STEB
     pos = np.arange(positions)
     ref_rows = first[:, None] * positions + pos[None, :]  # (pairs, P) flat index of i's items
     tgt_cols = second[:, None] * positions + pos[None, :]  # (pairs, P) flat index of j's items
@@ -52,6 +65,41 @@ def alignment_costs(sequences: np.ndarray) -> dict[str, tuple[np.ndarray, np.nda
         out["last"] = (cost_all[ref_rows[:, :-1, None], last_cols[:, None, :]], pos[:-1])
         first_cols = np.concatenate([ref_rows[:, :1], tgt_cols[:, 1:]], axis=1)
         out["first"] = (cost_all[ref_rows[:, 1:, None], first_cols[:, None, :]], pos[1:])
+    return out
+
+
+def alignment_costs(sequences: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Cost matrices of every pair i < j of one group, in float64 (exact ties such as
+    identical count vectors stay ties after the sums of the tie-aware rule).
+
+    ``sequences`` has shape (n, P, d). Returns, per variant ("plain", "last", "first"),
+    an array of costs (n_pairs, rows, cols) and the expected column of each row.
+    """
+    n, positions, dim = sequences.shape
+    flat = unit_normalise(sequences.reshape(n * positions, dim).astype(np.float64))
+    return _gather(1.0 - np.maximum(flat @ flat.T, 0.0), n, positions)
+
+
+def steb_alignment_costs(sequences: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The same cost matrices computed as the STEB authors' code computes them: their
+    task turns the list of episode vectors into a float64 array, L2-normalises it and
+    takes ``1 - max(cos, 0)`` of each reference/candidate pair, so the solver's
+    tie-breaks see these numbers. (float64 throughout; the per-pair cosines are taken
+    pair by pair, as theirs are, so equal vectors give bitwise-equal columns.)"""
+    n, positions, dim = sequences.shape
+    cube = np.asarray(sequences, dtype=np.float64)
+    norms = np.linalg.norm(cube, axis=-1, keepdims=True)
+    cube = cube / np.where(norms == 0, 1.0, norms)
+    first, second = np.triu_indices(n, k=1)
+    plain = 1.0 - np.maximum(np.matmul(cube[first], np.swapaxes(cube[second], 1, 2)), 0.0)
+    pos = np.arange(positions)
+    out = {"plain": (plain, pos)}
+    last_tgt = np.concatenate([cube[second][:, :-1], cube[first][:, -1:]], axis=1)
+    last = np.matmul(cube[first][:, :-1], np.swapaxes(last_tgt, 1, 2))
+    out["last"] = (1.0 - np.maximum(last, 0.0), pos[:-1])
+    first_tgt = np.concatenate([cube[first][:, :1], cube[second][:, 1:]], axis=1)
+    first_sim = np.matmul(cube[first][:, 1:], np.swapaxes(first_tgt, 1, 2))
+    out["first"] = (1.0 - np.maximum(first_sim, 0.0), pos[1:])
     return out
 
 
@@ -71,52 +119,74 @@ class OrderAlignmentEvaluator(TaskEvaluator):
         for row in table.rows:
             groups[row["group"]].append(row["texts"])
         per_group: dict[str, dict[str, float]] = {}
-        totals: dict[str, float] = defaultdict(float)
-        unit_plain: list[np.ndarray] = []  # per-pair scores, for bootstrap CIs (units)
-        unit_distractor: list[np.ndarray] = []
-        n_pairs = 0
+        # per rule ("solver", "tie_aware") and variant: per-pair accuracies of all groups
+        items: dict[str, dict[str, list[np.ndarray]]] = {
+            rule: {v: [] for v in VARIANTS} for rule in ("solver", "tie_aware")
+        }
+        tied: dict[str, list[np.ndarray]] = {v: [] for v in VARIANTS}
+        main_rule = "solver" if self.protocol == "steb" else "tie_aware"
         for group, sequences in groups.items():
             if len(sequences) < 2:
                 continue
             positions = len(sequences[0])
+            if positions < 2:
+                raise ValueError(
+                    f"{table.source}: group {group!r} has sequences of {positions} text; "
+                    "order alignment needs at least 2 positions"
+                )
             vectors = embed(t for seq in sequences for t in seq)
-            variants = alignment_costs(vectors.reshape(len(sequences), positions, -1))
-            items = {
-                name: _item_accuracies(costs, expected)
-                for name, (costs, expected) in variants.items()
-            }
-            scores = {name: float(values.mean()) for name, values in items.items()}
-            unit_plain.append(items["plain"])
-            unit_distractor.append((items["last"] + items["first"]) / 2)
-            pairs = len(variants["plain"][0])
-            n_pairs += pairs
-            for name, value in scores.items():
-                totals[name] += value * pairs
+            cube = vectors.reshape(len(sequences), positions, -1)
+            exact = alignment_costs(cube)
+            steb = steb_alignment_costs(cube)
+            scores: dict[str, float] = {}
+            for name in VARIANTS:
+                costs, expected = exact[name]
+                expected_rows = np.broadcast_to(expected, costs.shape[:2])
+                aware, is_tied = tie_aware_item_accuracies(costs, expected_rows)
+                solver = solver_item_accuracies(steb[name][0], expected_rows)
+                items["tie_aware"][name].append(aware)
+                items["solver"][name].append(solver)
+                tied[name].append(is_tied)
+                chosen = solver if main_rule == "solver" else aware
+                scores[name] = float(chosen.mean())
             per_group[group] = {
                 "accuracy": scores["plain"],
                 "distractor_accuracy": (scores["last"] + scores["first"]) / 2,
-                "n_pairs": pairs,
+                "n_pairs": len(exact["plain"][0]),
             }
         if not per_group:
             raise ValueError(f"{table.source}: no group has two sequences to align")
         # micro-average over all pairs of all groups (STEB's acc_mean); both distractor
-        # variants have one item per pair, so their pooled mean is the mean of the two.
-        last, first = totals["last"] / n_pairs, totals["first"] / n_pairs
-        metrics = {
-            "accuracy": totals["plain"] / n_pairs,
-            "distractor_accuracy": (last + first) / 2,
-            "distractor_last_accuracy": last,
-            "distractor_first_accuracy": first,
+        # variants have one item per pair, so their pooled mean (STEB's
+        # distractor_acc_mean) is the mean of the two.
+        pooled = {r: {v: np.concatenate(items[r][v]) for v in VARIANTS} for r in items}
+        tied_all = {v: np.concatenate(tied[v]) for v in VARIANTS}
+        metrics: dict[str, float] = {}
+        for rule in ("solver", "tie_aware"):
+            per = pooled[rule]
+            metrics[f"accuracy_{rule}"] = float(per["plain"].mean())
+            metrics[f"distractor_accuracy_{rule}"] = float(
+                (per["last"].mean() + per["first"].mean()) / 2
+            )
+        main = pooled[main_rule]
+        metrics |= {
+            "accuracy": metrics[f"accuracy_{main_rule}"],
+            "distractor_accuracy": metrics[f"distractor_accuracy_{main_rule}"],
+            "distractor_last_accuracy": float(main["last"].mean()),
+            "distractor_first_accuracy": float(main["first"].mean()),
+            "tied_share": float(tied_all["plain"].mean()),
+            "distractor_tied_share": float(
+                (tied_all["last"].mean() + tied_all["first"].mean()) / 2
+            ),
         }
+        n_pairs = int(main["plain"].size)
         counts = {"n_sequences": len(table.rows), "n_groups": len(per_group), "n_pairs": n_pairs}
+        unit_plain = main["plain"]
+        unit_distractor = (main["last"] + main["first"]) / 2
         units = {
-            "accuracy": unit_histogram(np.concatenate(unit_plain)),
-            "distractor_accuracy": unit_histogram(np.concatenate(unit_distractor)),
+            "accuracy": unit_histogram(unit_plain),
+            "distractor_accuracy": unit_histogram(unit_distractor),
         }
-        return metrics, counts, {"per_group": per_group, "units": units}
-
-
-def _item_accuracies(costs: np.ndarray, expected: np.ndarray) -> np.ndarray:
-    """Per-item tie-aware accuracies of a batch of equal-shaped alignment problems (the
-    values :func:`evaluators.metric_math.order_alignment_accuracy` averages)."""
-    return item_accuracies(costs, np.broadcast_to(expected, costs.shape[:2]))
+        ci = mean_ci("distractor_accuracy", unit_distractor, "pairs", self.seed)
+        ci["accuracy"] = mean_ci("accuracy", unit_plain, "pairs", self.seed)["accuracy"]
+        return metrics, counts, {"per_group": per_group, "units": units, "ci95": ci}
