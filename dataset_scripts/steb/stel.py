@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import csv
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from dataset_scripts.raw_io import open_text
 from dataset_scripts.registry import builder
 from dataset_scripts.steb.sampling import cap_per_class
 from evaluators.errors import DataError
@@ -56,58 +58,107 @@ def _more_first(id_part: str, style: str, where: str) -> bool:
     raise DataError(f"{where}: ID part {id_part!r} starts with none of {more + less}")
 
 
+def iter_stel_rows(path: Path) -> Iterator[tuple[int, dict[str, str]]]:
+    """``(line, row)`` of one STEL TSV file, read strictly.
+
+    A quoted field may span lines (the em-subj-pronoun file has such texts). Errors name the
+    file and line: a missing header or data rows, a row with fewer or more fields than the
+    header (truncated, short or over-long), a field holding a tab (an unbalanced ``"``
+    that swallowed the following rows), bad quoting, and bytes that are not UTF-8.
+    """
+    with open_text(path) as handle:
+        reader = csv.reader(handle, delimiter="\t", strict=True)
+        line = 1
+        try:
+            header = next(reader, None)
+            if header is None:
+                raise DataError(f"{path}: empty file (no header row)")
+            header = [h.strip() for h in header]
+            missing = [c for c in COLUMNS if c not in header]
+            if missing:
+                raise DataError(f"{path}: missing column(s) {', '.join(map(repr, missing))}")
+            n_rows = 0
+            line = reader.line_num + 1
+            for values in reader:
+                where = f"{path} line {line}"
+                if values:
+                    if len(values) != len(header):
+                        raise DataError(
+                            f"{where}: {len(values)} tab-separated fields, the header has "
+                            f"{len(header)} (a truncated, short or over-long row)"
+                        )
+                    for column, value in zip(header, values, strict=True):
+                        if "\t" in value:
+                            raise DataError(
+                                f"{where}: column {column!r} holds a tab: an unbalanced "
+                                "double quote merged this row with the following ones"
+                            )
+                    n_rows += 1
+                    yield line, dict(zip(header, values, strict=True))
+                line = reader.line_num + 1
+        except csv.Error as error:
+            raise DataError(f"{path} line {line}: malformed TSV ({error})") from None
+    if not n_rows:
+        raise DataError(f"{path}: a header but no data rows")
+
+
 def read_stel_pairs(raw: Path) -> tuple[dict[str, list[tuple[str, str]]], Counter[str]]:
-    """All (more, less) sentence pairs per style type, in file order, de-duplicated."""
+    """All (more, less) sentence pairs per style type, in file order, de-duplicated.
+
+    Rows of a style type STEB does not use (the em-subj-pronoun file) are counted and
+    dropped; every other malformed row is an error naming file and line.
+    """
     pairs: dict[str, list[tuple[str, str]]] = {}
     seen: dict[str, set[tuple[str, str]]] = {}
     dropped: Counter[str] = Counter()
     csv.field_size_limit(1 << 30)
     for path in _stel_files(raw):
-        with path.open(encoding="utf-8", newline="") as handle:
-            reader = csv.DictReader(handle, delimiter="\t")
-            missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
-            if missing:
-                raise DataError(f"{path}: missing column(s) {', '.join(map(repr, missing))}")
-            for line_no, row in enumerate(reader, start=2):
-                where = f"{path.name} line {line_no}"
-                style = (row["style type"] or "").strip().lower()
-                if style not in STYLE_MARKERS:
-                    dropped[f"style type {style or '<empty>'!r} is not used by STEB"] += 1
+        for line_no, row in iter_stel_rows(path):
+            where = f"{path} line {line_no}"
+            style = (row["style type"] or "").strip().lower()
+            if not style:
+                raise DataError(f"{where}: column 'style type' is empty")
+            if style not in STYLE_MARKERS:
+                dropped[f"style type {style!r} is not used by STEB"] += 1
+                continue
+            parts = row["ID"].split("_")
+            if len(parts) < 3 or parts[0] != "QQ":
+                raise DataError(f"{where}: column 'ID' value {row['ID']!r} is not QQ_<a>_<b>--n")
+            orders = [
+                _more_first(parts[1], style, where),
+                _more_first(parts[2].split("--")[0], style, where),
+            ]
+            correct = (row.get("Correct Alternative") or "").strip()
+            if correct in ("1", "2") and (correct == "1") != (orders[0] == orders[1]):
+                raise DataError(
+                    f"{where}: column 'Correct Alternative' is {correct} but the ID "
+                    f"{row['ID']!r} implies {'1' if orders[0] == orders[1] else '2'}"
+                )
+            for (first, second), more_first in (
+                (("Anchor 1", "Anchor 2"), orders[0]),
+                (("Alternative 1.1", "Alternative 1.2"), orders[1]),
+            ):
+                a, b = (row[first] or "").strip(), (row[second] or "").strip()
+                if not a or not b:
+                    raise DataError(f"{where}: empty text in column {first!r} or {second!r}")
+                pair = (a, b) if more_first else (b, a)
+                if pair in seen.setdefault(style, set()):
+                    dropped[f"duplicate {style} pair"] += 1
                     continue
-                parts = row["ID"].split("_")
-                if len(parts) < 3 or parts[0] != "QQ":
-                    raise DataError(
-                        f"{where}: column 'ID' value {row['ID']!r} is not QQ_<a>_<b>--n"
-                    )
-                orders = [
-                    _more_first(parts[1], style, where),
-                    _more_first(parts[2].split("--")[0], style, where),
-                ]
-                correct = (row.get("Correct Alternative") or "").strip()
-                if correct in ("1", "2") and (correct == "1") != (orders[0] == orders[1]):
-                    raise DataError(
-                        f"{where}: column 'Correct Alternative' is {correct} but the ID "
-                        f"{row['ID']!r} implies {'1' if orders[0] == orders[1] else '2'}"
-                    )
-                for (first, second), more_first in (
-                    (("Anchor 1", "Anchor 2"), orders[0]),
-                    (("Alternative 1.1", "Alternative 1.2"), orders[1]),
-                ):
-                    a, b = (row[first] or "").strip(), (row[second] or "").strip()
-                    if not a or not b:
-                        raise DataError(f"{where}: empty text in column {first!r} or {second!r}")
-                    pair = (a, b) if more_first else (b, a)
-                    if pair in seen.setdefault(style, set()):
-                        dropped[f"duplicate {style} pair"] += 1
-                        continue
-                    seen[style].add(pair)
-                    pairs.setdefault(style, []).append(pair)
+                seen[style].add(pair)
+                pairs.setdefault(style, []).append(pair)
     return pairs, dropped
 
 
 def _build(raw: Path | None, styles: tuple[str, ...]) -> tuple[dict[str, Any], dict[str, int]]:
     assert raw is not None
     pairs, dropped = read_stel_pairs(raw)
+    absent = [style for style in styles if not pairs.get(style)]
+    if absent:
+        raise DataError(
+            f"{raw}: no {', '.join(absent)} pairs in the STEL files "
+            f"({', '.join(p.name for p in _stel_files(raw))}); is a file missing?"
+        )
     rows = []
     for style in styles:
         labels = list(STYLE_MARKERS[style][2])
@@ -117,7 +168,7 @@ def _build(raw: Path | None, styles: tuple[str, ...]) -> tuple[dict[str, Any], d
             )
     rows = cap_per_class(rows, key=lambda row: row["group"], dropped=dropped, what="style group")
     other = {s for s in pairs if s not in styles}
-    for style in other:
+    for style in sorted(other):  # a set: sorted for a byte-identical card
         dropped[f"{style} pairs (belong to the other STEL config)"] += len(pairs[style])
     return {"style_sequences": {"test": rows}}, dict(dropped)
 
