@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
+from evaluators.build_from_cli import build_from, from_options
 from evaluators.errors import StylebenchError
 
 
@@ -353,6 +355,7 @@ def _print_steb_scores(console, out: Path, model: str) -> None:
 @click.option(
     "--family", default=None, help="With --all: only this family (steb, arb, valla, ...)."
 )
+@from_options  # --from <your file or folder> --schema ... (evaluators/build_from_cli.py)
 def build(
     hub_id: str | None,
     raw: Path | None,
@@ -361,9 +364,17 @@ def build(
     raw_root: Path | None,
     built_root: Path,
     family: str | None,
+    **from_values: Any,
 ) -> None:
-    """Build a Hub-ready dataset folder (Parquet + card) from its raw download."""
+    """Build a Hub-ready dataset folder (Parquet + card) from its raw download, or from
+    your own files with --from (see `stylebench build --help`)."""
     import time
+
+    if from_values["from_source"] is not None:
+        if hub_id or build_all:
+            raise StylebenchError("give a dataset id, --all or --from, not several")
+        build_from(out, built_root, from_values)
+        return
 
     from dataset_scripts.hub_folder import build_dataset
     from dataset_scripts.registry import all_datasets, get_dataset

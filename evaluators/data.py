@@ -55,6 +55,11 @@ def available_configs(ref: str) -> list[str]:
     """Schema configs a dataset offers (``labelled_texts``, ``style_sequences``, ...)."""
     from datasets import get_dataset_config_names
 
+    from dataset_scripts.custom.suggest import not_a_dataset_message
+
+    problem = not_a_dataset_message(ref)  # a CSV, a folder of .txt files, ...
+    if problem is not None:
+        raise DataError(problem)
     try:
         names = get_dataset_config_names(ref)
     except FileNotFoundError as error:
