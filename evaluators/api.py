@@ -1,0 +1,245 @@
+"""The public Python API for your own data: build a dataset in memory and evaluate an
+encoder on it, with nothing written to disk.
+
+```python
+import pandas as pd
+from evaluators.api import Dataset, evaluate
+
+df = pd.read_csv("passages.csv")                        # columns: text, author
+ds = Dataset.from_pandas(df, label_column="author")     # labelled_texts
+results = evaluate("tfidf-ngrams", ds, tasks=["clustering", "all_to_all_pairs"])
+print([(r.task_type, r.main_score_name, round(r.main_score, 3)) for r in results])
+
+ds = Dataset.from_texts(texts, labels, documents=doc_ids, schema="retrieval",
+                        chunk_words=100, texts_per_query=8)
+ds.save("built/mine")                                   # a Hub-ready folder, if wanted
+```
+
+:class:`Dataset` forms its rows with the same code as ``stylebench build --from``
+(:mod:`dataset_scripts.custom`: column mapping, chunking, the retrieval split by document,
+counted drops) and validates them with the shared schemas; :func:`evaluate` embeds every
+unique text once (through :class:`evaluators.runner.Runner`, optionally with the on-disk
+cache) and runs the STEB task evaluators (:func:`evaluators.tasks.get_evaluator`) on those
+vectors. It returns :class:`evaluators.tasks.TaskResult` records (``.to_dict()`` for JSON).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dataset_scripts.custom.build import BuildOptions, form_tables
+from dataset_scripts.custom.readers import Source, read_source
+from dataset_scripts.schemas import SCHEMAS, validate_rows
+from evaluators.data import DEFAULT_SPLIT, Table, available_configs, load_table
+from evaluators.errors import DataError
+from evaluators.tasks import DEFAULT_SEED, EVALUATORS, TaskResult, get_evaluator
+
+__all__ = ["Dataset", "evaluate"]
+
+
+def _fingerprint(rows: Sequence[dict[str, Any]]) -> str:
+    digest = hashlib.sha256()
+    for row in rows:
+        digest.update(json.dumps(row, sort_keys=True, default=str).encode())
+    return digest.hexdigest()[:16]
+
+
+@dataclass
+class Dataset:
+    """Rows per schema config (``{"labelled_texts": [...]}``), validated on creation.
+
+    ``dropped`` counts the rows the formation left out and why (empty texts, authors
+    with one document, ...), as a built folder's card does.
+    """
+
+    tables: dict[str, list[dict[str, Any]]]
+    name: str = "dataset"
+    dropped: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for config, rows in self.tables.items():
+            validate_rows(config, rows, f"{self.name} [{config}]")
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def _from_source(cls, source: Source, name: str, options: dict[str, Any]) -> Dataset:
+        opts = BuildOptions(**options)
+        dropped: Counter[str] = Counter()
+        tables = form_tables(source, opts, dropped)
+        return cls(tables, name, dict(dropped))
+
+    @classmethod
+    def from_records(
+        cls,
+        records: Iterable[dict[str, Any]],
+        schema: str = "labelled_texts",
+        *,
+        name: str = "records",
+        **options: Any,
+    ) -> Dataset:
+        """From dicts (one per text, pair or sequence item); ``options`` are those of
+        ``stylebench build --from`` (``text_column``, ``label_column``, ``doc_column``,
+        ``chunk_words``, ``chunks_per_doc``, ``texts_per_query``, ``seed``, ...)."""
+        rows = [(f"{name} record {i}", dict(r)) for i, r in enumerate(records)]
+        if not rows:
+            raise DataError(f"{name}: no records")
+        return cls._from_source(Source(name, "records", rows), name, {"schema": schema, **options})
+
+    @classmethod
+    def from_pandas(
+        cls, frame: Any, schema: str = "labelled_texts", *, name: str = "dataframe", **options: Any
+    ) -> Dataset:
+        """From a pandas DataFrame (see :meth:`from_records` for ``options``)."""
+        return cls.from_records(frame.to_dict("records"), schema, name=name, **options)
+
+    @classmethod
+    def from_texts(
+        cls,
+        texts: Sequence[str],
+        labels: Sequence[Any] | None = None,
+        *,
+        documents: Sequence[Any] | None = None,
+        schema: str = "labelled_texts",
+        name: str = "texts",
+        **options: Any,
+    ) -> Dataset:
+        """From parallel lists: texts, their labels (authors, styles) and optionally the
+        document each text belongs to (for chunking and the retrieval split)."""
+        if labels is not None and len(labels) != len(texts):
+            raise DataError(f"{len(texts)} texts but {len(labels)} labels")
+        if documents is not None and len(documents) != len(texts):
+            raise DataError(f"{len(texts)} texts but {len(documents)} documents")
+        records = []
+        for i, text in enumerate(texts):
+            record: dict[str, Any] = {"text": text}
+            if labels is not None:
+                record["label"] = labels[i]
+            if documents is not None:
+                record["document"] = documents[i]
+            records.append(record)
+        if documents is not None:
+            options.setdefault("doc_column", "document")
+        return cls.from_records(records, schema, name=name, **options)
+
+    @classmethod
+    def from_files(
+        cls, source: str | Path, schema: str = "labelled_texts", **options: Any
+    ) -> Dataset:
+        """From a file, a folder of text files or a Hugging Face dataset, exactly as
+        ``stylebench build --from`` reads it, but in memory."""
+        opts = {"schema": schema, **options}
+        dropped: Counter[str] = Counter()
+        src = read_source(
+            source,
+            label_from="none" if schema == "probing" else opts.get("label_from", "folder"),
+            file_pattern=opts.get("file_pattern"),
+            split=opts.get("split"),
+            config=opts.get("hf_config"),
+            dropped=dropped,
+        )
+        name = opts.pop("name", None) or Path(str(source)).name.split(".")[0]
+        ds = cls._from_source(src, name, opts)
+        ds.dropped = dict(Counter(ds.dropped) + dropped)
+        return ds
+
+    @classmethod
+    def load(cls, ref: str | Path) -> Dataset:
+        """A built folder or Hub dataset id (every stylebench config it has)."""
+        ref = str(ref)
+        tables = {c: load_table(ref, c).rows for c in available_configs(ref)}
+        return cls(tables, Path(ref).name or ref)
+
+    # ------------------------------------------------------------------ use
+    def as_tables(self) -> list[Table]:
+        """The rows as :class:`evaluators.data.Table` objects (one per config)."""
+        return [
+            Table(self.name, self.name, config, DEFAULT_SPLIT, rows, _fingerprint(rows))
+            for config, rows in self.tables.items()
+        ]
+
+    def save(self, out: str | Path, *, license: str | None = None) -> Path:
+        """Write a Hub-ready folder (Parquet + card) with the shared writer; push it with
+        ``stylebench push <folder> --repo-id <org/name>``."""
+        from dataset_scripts.hub_folder import write_hub_folder
+        from dataset_scripts.registry import DatasetSpec
+
+        spec = DatasetSpec(
+            hub_id=f"local/{self.name}",
+            pretty_name=self.name,
+            summary=f"Built in Python with `evaluators.api.Dataset` ({', '.join(self.tables)}).",
+            builder=None,
+            license=license or "unknown (the licence of the source data)",
+            source_url="(in-memory data)",
+            citation="(cite the source of the data)",
+            raw_format="Python records",
+            protocol="Rows formed by `evaluators.api.Dataset` (the `stylebench build --from` code).",
+            extra={"run_command": f"stylebench run --model <encoder> --dataset {out}"},
+        )
+        splits = {config: {DEFAULT_SPLIT: rows} for config, rows in self.tables.items()}
+        return Path(write_hub_folder(spec, splits, Path(out), self.dropped))
+
+    def task_types(self) -> list[str]:
+        return [t for c in self.tables for t in SCHEMAS[c].task_types if t in EVALUATORS]
+
+
+def _encoder(encoder: Any) -> tuple[Any, str]:
+    if isinstance(encoder, str):
+        from evaluators.encoders import get_encoder
+
+        return get_encoder(encoder), encoder
+    if not hasattr(encoder, "encode"):
+        raise TypeError(
+            f"an encoder needs an encode(list[str]) method; got {type(encoder).__name__}"
+        )
+    return encoder, getattr(encoder, "name", type(encoder).__name__)
+
+
+def evaluate(
+    encoder: Any,
+    dataset: Dataset | str | Path,
+    tasks: Sequence[str] | None = None,
+    *,
+    seed: int = DEFAULT_SEED,
+    cache_dir: str | Path | None = None,
+    progress: bool = False,
+) -> list[TaskResult]:
+    """Evaluate ``encoder`` (a built-in or model name, or any object with ``encode``) on
+    ``dataset`` (a :class:`Dataset`, a built folder or a Hub id) for ``tasks`` (default:
+    every task its schemas serve). Returns one :class:`TaskResult` per task; writes no
+    file (unless ``cache_dir`` is given: then vectors are cached there).
+
+    An encoder that must be fitted (TF-IDF) and is not yet is fitted on the evaluated
+    texts, as ``stylebench run`` does without ``--fit-corpus``.
+    """
+    from evaluators.runner import Runner
+
+    data = dataset if isinstance(dataset, Dataset) else Dataset.load(dataset)
+    wanted = list(tasks) if tasks is not None else data.task_types()
+    for task in wanted:
+        if task not in EVALUATORS:
+            raise DataError(f"unknown task {task!r}; known: {', '.join(EVALUATORS)}")
+    tables = {t.config: t for t in data.as_tables()}
+    plan = []
+    for task in wanted:
+        config = next((c for c in tables if task in SCHEMAS[c].task_types), None)
+        if config is None:
+            raise DataError(
+                f"{data.name}: task {task!r} needs a {'/'.join(s.name for s in SCHEMAS.values() if task in s.task_types)} "
+                f"table; the dataset has {', '.join(tables)}"
+            )
+        plan.append((get_evaluator(task, seed), tables[config]))
+    model, name = _encoder(encoder)
+    texts = [t for evaluator, table in plan for t in evaluator.texts(table)]
+    if hasattr(model, "fit") and not getattr(model, "is_fitted", False):
+        model.fit(list(dict.fromkeys(texts)))
+    runner = Runner(
+        model, name, cache_dir=Path(cache_dir) if cache_dir else None, seed=seed, progress=progress
+    )
+    lookup, _ = runner.embed(texts, label=data.name)
+    return [evaluator.evaluate(table, lookup) for evaluator, table in plan]
