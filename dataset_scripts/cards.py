@@ -1,5 +1,14 @@
-"""The one dataset-card template: YAML front matter (configs, licence, tags) plus a
-Markdown body rendered from a :class:`~dataset_scripts.registry.DatasetSpec`."""
+"""The one dataset-card template: YAML front matter (configs, features, licence, tags)
+plus a Markdown body rendered from a :class:`~dataset_scripts.registry.DatasetSpec`.
+
+Two layouts share it. A dataset that is its own repo names its configs for their
+schemas (``labelled_texts``, ...). A source release that STEB splits into several datasets
+(``steb/pan23_style_change``) has one config per STEB dataset (``easy``, ``medium``,
+``hard``), each with its ``test`` split, plus the default config :data:`ALL_CONFIG` whose
+splits are those configs (``load_dataset(repo)`` returns every level, one split each).
+The front matter carries ``dataset_info`` features per config, so the schema of a config is
+known from the card (or ``datasets``' cache) without reading its data.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +20,11 @@ import yaml
 from dataset_scripts.schemas import SCHEMAS
 
 if TYPE_CHECKING:
+    from datasets import Features
+
     from dataset_scripts.registry import DatasetSpec
+
+ALL_CONFIG = "all"  # the default config of a multi-dataset release: every config as a split
 
 _SPDX = {
     "mit",
@@ -27,55 +40,155 @@ _SPDX = {
 }
 
 
-def _front_matter(spec: DatasetSpec, counts: Mapping[str, Mapping[str, int]]) -> str:
-    license_id = spec.license.lower()
-    meta: dict[str, object] = {
-        "pretty_name": spec.pretty_name,
-        "language": list(spec.language),
-        "license": license_id if license_id in _SPDX else "other",
-        "tags": [
-            "stylebench",
-            "style",
-            *sorted({t for c in counts for t in SCHEMAS[c].task_types}),
-        ],
-        "configs": [
-            {
-                "config_name": config,
-                "data_files": [
-                    {"split": split, "path": f"data/{config}/{split}-*.parquet"} for split in splits
-                ],
-            }
-            for config, splits in counts.items()
-        ],
-    }
-    if license_id not in _SPDX:
-        meta["license_name"] = spec.license
-    return "---\n" + yaml.safe_dump(meta, sort_keys=False, allow_unicode=True) + "---\n"
+def all_config_splits(counts: Mapping[str, Mapping[str, int]]) -> dict[str, tuple[str, str]]:
+    """Split name in :data:`ALL_CONFIG` -> (config, split): the config's name where it has
+    one split, else ``<config>_<split>``."""
+    out = {}
+    for config, splits in counts.items():
+        for split in splits:
+            out[config if len(splits) == 1 else f"{config}_{split}"] = (config, split)
+    return out
 
 
-def _steb_section(spec: DatasetSpec, texts: Mapping[str, int]) -> list[str]:
-    """STEB metadata: task types, Table 10 bucket, Table 13 clusters, Table 15 counts."""
-    extra = spec.extra
-    if extra.get("family") != "steb":
-        return []
-    lines = [
-        "## In STEB",
-        "",
-        f"- Task types: {', '.join(extra.get('task_types', ())) or '-'}",
-        f"- Attribute (paper Table 10): {extra.get('bucket', '-')}",
-        f"- Definitional score clusters (Table 13): {', '.join(extra.get('definitional', ())) or 'none'}",
-        "",
-        "| task type | paper: classes | paper: samples/class | paper: texts | this build: texts |",
-        "|---|---|---|---|---|",
+def has_all_config(schemas: Mapping[str, str], members: Mapping[str, object] | None) -> bool:
+    """A release of several datasets of one schema gets the :data:`ALL_CONFIG` view."""
+    return bool(members) and len(schemas) > 1 and len(set(schemas.values())) == 1
+
+
+def _data_files(config: str, split: str) -> str:
+    return f"data/{config}/{split}-*.parquet"
+
+
+def front_matter(
+    spec: DatasetSpec,
+    counts: Mapping[str, Mapping[str, int]],
+    schemas: Mapping[str, str] | None = None,
+    features: Mapping[str, Features] | None = None,
+    members: Mapping[str, DatasetSpec] | None = None,
+) -> dict[str, object]:
+    """The card's YAML metadata (``huggingface_hub.DatasetCardData`` fields)."""
+    from datasets import DatasetInfo
+    from datasets.info import DatasetInfosDict
+    from huggingface_hub import DatasetCardData
+
+    schemas = dict(schemas or {c: c for c in counts})
+    licenses = {m.license.lower() for m in (members or {}).values()} or {spec.license.lower()}
+    license_id = licenses.pop() if len(licenses) == 1 else "other"
+    languages = sorted({lang for m in (members or {"": spec}).values() for lang in m.language})
+    configs: list[dict[str, object]] = [
+        {
+            "config_name": config,
+            "data_files": [{"split": split, "path": _data_files(config, split)} for split in splits],
+        }
+        for config, splits in counts.items()
     ]
-    built = {t: n for c, n in texts.items() for t in SCHEMAS[c].task_types}
-    for task, row in extra.get("table15", {}).items():
-        lines.append(
-            f"| {task} | {row['classes']:,} | {row['per_class']:,} | {row['total']:,} | "
+    infos = dict(features or {})
+    if has_all_config(schemas, members):
+        view = all_config_splits(counts)
+        configs.insert(
+            0,
+            {
+                "config_name": ALL_CONFIG,
+                "data_files": [
+                    {"split": name, "path": _data_files(c, s)} for name, (c, s) in view.items()
+                ],
+                "default": True,
+            },
+        )
+        if infos:
+            infos = {ALL_CONFIG: next(iter(infos.values())), **infos}
+    card = DatasetCardData(
+        pretty_name=spec.pretty_name,
+        language=languages,
+        license=license_id if license_id in _SPDX else "other",
+        tags=["stylebench", "style", *sorted({t for s in schemas.values() for t in SCHEMAS[s].task_types})],
+        configs=configs,
+    )
+    if license_id not in _SPDX:
+        card.license_name = spec.license if len(licenses) <= 1 else "see the card"
+    if infos:
+        DatasetInfosDict(
+            {c: DatasetInfo(features=f, config_name=c) for c, f in infos.items()}
+        ).to_dataset_card_data(card)
+    return card.to_dict()
+
+
+def _front_matter_text(meta: Mapping[str, object]) -> str:
+    return "---\n" + yaml.safe_dump(dict(meta), sort_keys=False, allow_unicode=True) + "---\n"
+
+
+def _table15_rows(spec: DatasetSpec, built: Mapping[str, int], label: str = "") -> list[str]:
+    rows = []
+    for task, row in spec.extra.get("table15", {}).items():
+        rows.append(
+            f"| {label}{task} | {row['classes']:,} | {row['per_class']:,} | {row['total']:,} | "
             f"{built.get(task, 0):,} |"
         )
+    return rows
+
+
+def _steb_section(
+    spec: DatasetSpec,
+    texts: Mapping[str, int],
+    schemas: Mapping[str, str],
+    members: Mapping[str, DatasetSpec] | None,
+) -> list[str]:
+    """STEB metadata: task types, Table 10 bucket, Table 13 clusters, Table 15 counts
+    (one block per config of a release)."""
+    parts = members or {"": spec}
+    if not any(m.extra.get("family") == "steb" for m in parts.values()):
+        return []
+    lines = ["## In STEB", ""]
+    if members:
+        lines += [
+            "Each config is one STEB dataset; runs, scores and the leaderboard count each "
+            "(repo, config) as one of STEB's 96 datasets.",
+            "",
+            "| config | STEB dataset | task types | attribute (Table 10) | definitional clusters (Table 13) |",
+            "|---|---|---|---|---|",
+        ]
+        for config, member in parts.items():
+            extra = member.extra
+            in_96 = "" if extra.get("in_steb_96", True) else " (not in the 96)"
+            lines.append(
+                f"| `{config}` | {member.hub_id.split('/')[-1]}{in_96} | "
+                f"{', '.join(extra.get('task_types', ())) or '-'} | {extra.get('bucket', '-')} | "
+                f"{', '.join(extra.get('definitional', ())) or 'none'} |"
+            )
+        lines.append("")
+    else:
+        extra = spec.extra
+        lines += [
+            f"- Task types: {', '.join(extra.get('task_types', ())) or '-'}",
+            f"- Attribute (paper Table 10): {extra.get('bucket', '-')}",
+            f"- Definitional score clusters (Table 13): "
+            f"{', '.join(extra.get('definitional', ())) or 'none'}",
+            "",
+        ]
+    head = "config / task type" if members else "task type"
+    lines += [
+        f"| {head} | paper: classes | paper: samples/class | paper: texts | this build: texts |",
+        "|---|---|---|---|---|",
+    ]
+    for config, member in parts.items():
+        built = {t: n for c, n in texts.items() if c == config or not members
+                 for t in SCHEMAS[schemas.get(c, c)].task_types}
+        lines += _table15_rows(member, built, f"`{config}` " if members else "")
     lines.append("")
     return lines
+
+
+def _citations(sources: object) -> str:
+    """The BibTeX entries of every source, each once."""
+    import re
+
+    entries = [
+        e.strip()
+        for m in sources  # type: ignore[attr-defined]
+        for e in re.split(r"\n(?=@)", m.citation.strip())
+        if e.strip()
+    ]
+    return "\n".join(dict.fromkeys(entries))
 
 
 def render_card(
@@ -83,11 +196,22 @@ def render_card(
     counts: Mapping[str, Mapping[str, int]],
     dropped: Mapping[str, int],
     texts: Mapping[str, int] | None = None,
+    *,
+    schemas: Mapping[str, str] | None = None,
+    features: Mapping[str, Features] | None = None,
+    members: Mapping[str, DatasetSpec] | None = None,
 ) -> str:
     """Render README.md for a built dataset folder. ``counts`` are rows per config and
-    split; ``texts`` the number of texts per config (what an encoder embeds)."""
-    lines = [_front_matter(spec, counts), f"# {spec.pretty_name}", "", spec.summary, ""]
+    split; ``texts`` the number of texts per config (what an encoder embeds);
+    ``schemas`` the schema of each config (default: its name); ``members`` the dataset of
+    each config of a multi-dataset release."""
+    schemas = dict(schemas or {c: c for c in counts})
+    meta = front_matter(spec, counts, schemas, features, members)
+    lines = [_front_matter_text(meta), f"# {spec.pretty_name}", "", spec.summary, ""]
     lines += ["## Use it", "", "```python", "from datasets import load_dataset", ""]
+    if has_all_config(schemas, members):
+        splits = ", ".join(all_config_splits(counts))
+        lines.append(f'ds = load_dataset("{spec.hub_id}")  # every config, one split each: {splits}')
     for config in counts:
         lines.append(f'ds = load_dataset("{spec.hub_id}", "{config}")')
     lines += [
@@ -99,32 +223,39 @@ def render_card(
         "",
         "## Configs, schema and tasks",
         "",
-        "| config | split | rows | columns | task types |",
-        "|---|---|---|---|---|",
+        "| config | split | rows | schema | columns | task types |",
+        "|---|---|---|---|---|---|",
     ]
     for config, splits in counts.items():
-        schema = SCHEMAS[config]
+        schema = SCHEMAS[schemas[config]]
         columns = ", ".join(schema.features) + (
-            ", label_<feature>, split_<feature>" if config == "probing" else ""
+            ", label_<feature>, split_<feature>" if schema.name == "probing" else ""
         )
         for split, n in splits.items():
             lines.append(
-                f"| `{config}` | {split} | {n:,} | {columns} | {', '.join(schema.task_types)} |"
+                f"| `{config}` | {split} | {n:,} | {schema.name} | {columns} | "
+                f"{', '.join(schema.task_types)} |"
             )
     lines.append("")
-    for config in counts:
-        lines.append(f"- `{config}`: {SCHEMAS[config].description}.")
-    lines += [
-        "",
-        "## Source and licence",
-        "",
-        f"- Source: {spec.source_url}",
-        f"- Raw format parsed by the build script: {spec.raw_format}",
-        f"- Licence of the source: **{spec.license}**. The built dataset inherits it.",
-        "",
-    ]
-    lines += _steb_section(spec, texts or {})
-    lines += ["## Build protocol", "", spec.protocol or "Rows are taken as published.", ""]
+    for name in dict.fromkeys(schemas.values()):
+        lines.append(f"- `{name}`: {SCHEMAS[name].description}.")
+    if members:
+        lines += ["", "Configs:", ""]
+        lines += [f"- `{c}`: {m.summary}" for c, m in members.items()]
+    sources = members.values() if members else [spec]
+    lines += ["", "## Source and licence", ""]
+    for source in dict.fromkeys((m.source_url, m.raw_format, m.license) for m in sources):
+        lines += [
+            f"- Source: {source[0]}",
+            f"- Raw format parsed by the build script: {source[1]}",
+            f"- Licence of the source: **{source[2]}**. The built dataset inherits it.",
+        ]
+    lines.append("")
+    lines += _steb_section(spec, texts or {}, schemas, members)
+    lines += ["## Build protocol", ""]
+    protocols = [m.protocol for m in sources if m.protocol] or [spec.protocol]
+    for protocol in dict.fromkeys(protocols):
+        lines += [protocol or "Rows are taken as published.", ""]
     if dropped:
         lines += ["Rows dropped by the build (reason: count):", ""]
         lines += [f"- {reason}: {n:,}" for reason, n in sorted(dropped.items())]
@@ -137,7 +268,7 @@ def render_card(
         "## Citation",
         "",
         "```bibtex",
-        spec.citation.strip(),
+        _citations(sources),
         "```",
         "",
     ]

@@ -14,7 +14,7 @@ from typing import Any
 
 from datasets import Dataset
 
-from dataset_scripts.cards import render_card
+from dataset_scripts.cards import ALL_CONFIG, render_card
 from dataset_scripts.registry import DatasetSpec
 from dataset_scripts.schemas import SCHEMAS, probing_features, probing_features_spec, validate_rows
 from evaluators.data import quiet_datasets
@@ -45,8 +45,14 @@ def write_hub_folder(
     out_dir: Path,
     dropped: Mapping[str, int] | None = None,
     build_info: Mapping[str, Any] | None = None,
+    *,
+    schemas: Mapping[str, str] | None = None,
+    members: Mapping[str, DatasetSpec] | None = None,
 ) -> Path:
     """Validate ``tables`` ({config: {split: rows}}) and write them under ``out_dir``.
+
+    ``schemas`` gives each config's schema (default: the config's own name); ``members``
+    the dataset of each config of a multi-dataset release (see :func:`build_release`).
 
     The folder is written into a fresh hidden sibling (``.<name>.<random>.partial``) and
     renamed into place at the end, so an interrupted or failed build never leaves a
@@ -58,7 +64,7 @@ def write_hub_folder(
     check_out_dir(out_dir)
     staging = _staging_dir(out_dir)
     try:
-        _write_staging(spec, tables, staging, dropped, build_info)
+        _write_staging(spec, tables, staging, dropped, build_info, schemas, members)
         _move_into_place(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -149,23 +155,37 @@ def _write_staging(
     staging: Path,
     dropped: Mapping[str, int] | None,
     build_info: Mapping[str, Any] | None,
+    schemas: Mapping[str, str] | None = None,
+    members: Mapping[str, DatasetSpec] | None = None,
 ) -> None:
     counts: dict[str, dict[str, int]] = {}
     texts: dict[str, int] = {}
+    chosen = {c: (schemas or {}).get(c, c) for c in tables}
+    features: dict[str, Any] = {}
     for config, splits in tables.items():
-        if config not in SCHEMAS:
-            raise ValueError(f"{spec.hub_id}: config {config!r} is not a known schema")
+        schema = chosen[config]
+        if schema not in SCHEMAS:
+            raise ValueError(f"{spec.hub_id}: config {config!r} has no known schema ({schema!r})")
         for split, rows in splits.items():
-            validate_rows(config, rows, f"{spec.hub_id} [{config}/{split}]")
-            dataset = Dataset.from_list(list(rows), features=_features_for(config, rows))
+            validate_rows(schema, rows, f"{spec.hub_id} [{config}/{split}]")
+            features[config] = _features_for(schema, rows)
+            dataset = Dataset.from_list(list(rows), features=features[config])
             target = staging / "data" / config / f"{split}-00000-of-00001.parquet"
             target.parent.mkdir(parents=True, exist_ok=True)
             with quiet_datasets():
                 dataset.to_parquet(str(target))
             counts.setdefault(config, {})[split] = len(rows)
-            texts[config] = texts.get(config, 0) + count_texts(config, rows)
-    (staging / "README.md").write_text(render_card(spec, counts, dict(dropped or {}), texts))
-    info = {"hub_id": spec.hub_id, "counts": counts, "dropped": dict(dropped or {})}
+            texts[config] = texts.get(config, 0) + count_texts(schema, rows)
+    card = render_card(
+        spec, counts, dict(dropped or {}), texts, schemas=chosen, features=features, members=members
+    )
+    (staging / "README.md").write_text(card)
+    info: dict[str, Any] = {"hub_id": spec.hub_id, "counts": counts, "dropped": dict(dropped or {})}
+    # config -> schema and the dataset it is (a STEB dataset id for a release's config)
+    info["configs"] = {
+        c: {"schema": chosen[c], "dataset": members[c].hub_id if members else spec.hub_id}
+        for c in tables
+    }
     info.update(build_info or {})
     (staging / BUILD_INFO).write_text(json.dumps(info, indent=2, default=str))
 
@@ -185,9 +205,149 @@ def build_dataset(
         )
     if raw is not None and not Path(raw).exists():
         raise FileNotFoundError(f"{spec.hub_id}: raw path {raw} does not exist")
+    if spec.config:  # one config of a multi-dataset release repo
+        folder, dropped_by_config, failed = build_release([spec], raw, out_dir)
+        if failed:
+            raise failed[spec.config]
+        return folder, dropped_by_config[spec.config]
     check_out_dir(Path(out_dir), raw)  # before the build runs: fail fast, touch nothing
     tables, dropped = spec.builder(Path(raw) if raw is not None else None)
     return write_hub_folder(spec, tables, out_dir, dropped), dropped
+
+
+def release_spec(repo: str, members: Sequence[DatasetSpec]) -> DatasetSpec:
+    """The repo-level spec (card title, summary, licence) of a multi-dataset release."""
+    first = members[0]
+    configs = ", ".join(m.config for m in members)
+    return DatasetSpec(
+        hub_id=repo,
+        pretty_name=f"STEB {repo.split('/')[-1]}" if repo.startswith("steb/") else repo,
+        summary=(
+            f"One source release holding {len(members)} STEB dataset(s), one config each "
+            f"({configs}); the configs are described below."
+        ),
+        builder=None,
+        license=first.license,
+        source_url=first.source_url,
+        citation=first.citation,
+        raw_format=first.raw_format,
+        language=tuple(dict.fromkeys(lang for m in members for lang in m.language)),
+        extra={"family": first.extra.get("family", ""), "release": [m.hub_id for m in members]},
+    )
+
+
+def built_configs(folder: Path) -> dict[str, dict[str, str]]:
+    """``{config: {"schema", "dataset"}}`` of a built folder (its :data:`BUILD_INFO`); a
+    folder built before configs were recorded maps each schema-named config to itself."""
+    try:
+        info = json.loads((Path(folder) / BUILD_INFO).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if isinstance(info.get("configs"), dict):
+        return info["configs"]
+    return {c: {"schema": c, "dataset": info.get("hub_id", "")} for c in info.get("counts", {})}
+
+
+def _previous_tables(
+    folder: Path, keep: Sequence[str]
+) -> tuple[dict[str, dict[str, list[dict[str, Any]]]], dict[str, str]]:
+    """Rows of configs ``keep`` of a previous build in ``folder`` (carried into a rebuild
+    of other configs of the same release)."""
+    tables: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    schemas: dict[str, str] = {}
+    configs = built_configs(folder)
+    for config in keep:
+        for shard in sorted((Path(folder) / "data" / config).glob("*-00000-of-00001.parquet")):
+            split = shard.name.split("-00000-of-")[0]
+            with quiet_datasets():
+                rows = Dataset.from_parquet(str(shard)).to_list()
+            tables.setdefault(config, {})[split] = rows
+        schemas[config] = configs[config]["schema"]
+    return tables, schemas
+
+
+def build_release(
+    specs: Sequence[DatasetSpec], raw: Path | None, out_dir: Path, *, keep_others: bool = True
+) -> tuple[Path, dict[str, dict[str, int]], dict[str, Exception]]:
+    """Build configs of one release repo (``specs`` share ``spec.repo``) from one raw
+    download into one folder: ``data/<config>/test-*.parquet`` per STEB dataset and a card
+    listing every config (plus the default ``all`` view).
+
+    Each builder must return one schema table. A config whose builder fails (its files are
+    not in this download, malformed data) is reported in the returned ``failed`` map and
+    the others are still written; nothing is written when every config fails. With
+    ``keep_others``, configs of a previous build of the same repo in ``out_dir`` that are
+    not rebuilt now are carried over unchanged. Returns (folder, dropped rows per config,
+    failures per config).
+    """
+    from evaluators.errors import StylebenchError as _Error
+
+    repos = {s.repo for s in specs}
+    if len(repos) != 1:
+        raise ValueError(f"build_release: datasets of several repos {sorted(repos)}")
+    (repo,) = repos
+    out_dir = Path(out_dir)
+    check_out_dir(out_dir, raw)
+    tables: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    schemas: dict[str, str] = {}
+    dropped: dict[str, dict[str, int]] = {}
+    failed: dict[str, Exception] = {}
+    for spec in specs:
+        try:
+            if spec.builder is None:
+                raise FileNotFoundError(
+                    f"{spec.hub_id} has no build script yet; its source is {spec.source_url}"
+                )
+            if spec.needs_raw and raw is None:
+                raise FileNotFoundError(
+                    f"{spec.hub_id} is built from its raw download ({spec.source_url}); pass --raw"
+                )
+            if raw is not None and not Path(raw).exists():
+                raise FileNotFoundError(f"{spec.hub_id}: raw path {raw} does not exist")
+            built, dropped[spec.config] = spec.builder(Path(raw) if raw is not None else None)
+        except (FileNotFoundError, _Error, ValueError) as error:
+            failed[spec.config] = error
+            continue
+        if len(built) != 1:
+            raise ValueError(
+                f"{spec.hub_id}: a release config holds one table; its builder returned "
+                f"{sorted(built)}"
+            )
+        ((schemas[spec.config], tables[spec.config]),) = built.items()
+    if not tables:
+        first = next(iter(failed.values()))
+        raise first
+    all_specs = {s.config: s for s in specs}
+    if keep_others and out_dir.is_dir():
+        previous = [c for c in built_configs(out_dir) if c not in tables and c != ALL_CONFIG]
+        from dataset_scripts.registry import find_config
+
+        previous = [c for c in previous if find_config(repo, c) is not None]
+        old_tables, old_schemas = _previous_tables(out_dir, previous)
+        tables.update(old_tables)
+        schemas.update(old_schemas)
+        all_specs.update({c: find_config(repo, c) for c in old_tables})  # type: ignore[misc]
+    from dataset_scripts.registry import releases
+
+    order = [s.config for s in releases().get(repo, [])]
+    configs = sorted(tables, key=lambda c: order.index(c) if c in order else len(order))
+    members = {c: all_specs[c] for c in configs}
+    # one config: its reasons as they are; several: each reason names its config
+    flat = {
+        (f"[{c}] {reason}" if len(configs) > 1 else reason): n
+        for c, d in dropped.items()
+        for reason, n in d.items()
+    }
+    write_hub_folder(
+        release_spec(repo, list(members.values())),
+        {c: tables[c] for c in configs},
+        out_dir,
+        flat,
+        {"dropped_by_config": dropped},
+        schemas=schemas,
+        members=members,
+    )
+    return out_dir, {c: dropped.get(c, {}) for c in tables}, failed
 
 
 def push_folder(

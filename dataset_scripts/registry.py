@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -38,10 +38,30 @@ class DatasetSpec:
     needs_raw: bool = True
     raw_hint: str = ""  # folder name under ../shared/corpora, when available there
     extra: dict[str, Any] = field(default_factory=dict)
+    # The Hub repo holding this dataset and its config there. Empty: the dataset is its own
+    # repo (``hub_id``) whose configs are named for their schemas (``labelled_texts``, ...).
+    # Set for a STEB dataset that is one of several of a source release (see
+    # :func:`register_releases`): ``steb/pan23_style_change_easy`` is config ``easy`` of
+    # the repo ``steb/pan23_style_change``.
+    repo_id: str = ""
+    config: str = ""
+
+    @property
+    def repo(self) -> str:
+        """The Hub repo (and local build folder) this dataset lives in."""
+        return self.repo_id or self.hub_id
 
     @property
     def slug(self) -> str:
-        return self.hub_id.replace("/", "__")
+        """Folder name of the repo's local build (``built/<org>__<name>``)."""
+        return self.repo.replace("/", "__")
+
+    @property
+    def load_call(self) -> str:
+        """The ``load_dataset`` call that reads this dataset."""
+        if self.config:
+            return f'load_dataset("{self.repo}", "{self.config}")'
+        return f'load_dataset("{self.repo}")'
 
 
 @dataclass(frozen=True)
@@ -94,6 +114,26 @@ def register_catalogue(catalogue: Callable[[], list[DatasetSpec]]) -> None:
     _CATALOGUES.append(catalogue)
 
 
+# Release resolvers: hub id -> (repo id, config) for a dataset that is one config of a
+# multi-dataset repo, else None. Applied to every spec (catalogued or registered) that
+# does not set ``repo_id`` itself, so builders keep registering by their dataset's id.
+_RELEASES: list[Callable[[str], tuple[str, str] | None]] = []
+
+
+def register_releases(resolver: Callable[[str], tuple[str, str] | None]) -> None:
+    _RELEASES.append(resolver)
+
+
+def _with_release(spec: DatasetSpec) -> DatasetSpec:
+    if spec.repo_id:
+        return spec
+    for resolver in _RELEASES:
+        found = resolver(spec.hub_id)
+        if found is not None:
+            return replace(spec, repo_id=found[0], config=found[1])
+    return spec
+
+
 BUILDER_PACKAGES = ("demo", "steb", "arb", "valla", "styledisc")
 
 
@@ -136,13 +176,110 @@ def all_datasets() -> dict[str, DatasetSpec]:
     orphans = sorted(set(_BUILDERS) - set(merged))
     if orphans:
         raise ValueError(f"builders for datasets missing from every catalogue: {orphans}")
+    merged = {key: _with_release(spec) for key, spec in merged.items()}
+    _check_configs(merged.values())
     return merged
 
 
+def _check_configs(specs: Iterable[DatasetSpec]) -> None:
+    seen: dict[tuple[str, str], str] = {}
+    for spec in specs:
+        if not spec.config:
+            continue
+        key = (spec.repo, spec.config)
+        if key in seen:
+            raise ValueError(f"{spec.hub_id} and {seen[key]} are both {spec.repo} [{spec.config}]")
+        seen[key] = spec.hub_id
+
+
+def releases() -> dict[str, list[DatasetSpec]]:
+    """Every Hub repo id with the datasets it holds (one, or one per config)."""
+    out: dict[str, list[DatasetSpec]] = {}
+    for spec in all_datasets().values():
+        out.setdefault(spec.repo, []).append(spec)
+    return {repo: sorted(specs, key=_config_key) for repo, specs in out.items()}
+
+
+def suggest(name: str, limit: int = 3) -> list[str]:
+    """At most ``limit`` repo ids close to ``name`` (difflib ratio, then shared prefix)."""
+    import difflib
+
+    repos = sorted(releases())
+    lowered = {r.lower(): r for r in repos}
+    close = difflib.get_close_matches(name.lower(), list(lowered), n=limit, cutoff=0.6)
+    if not close:  # e.g. a bare dataset name without its org
+        close = [r for r in lowered if r.split("/")[-1].startswith(name.lower().split("/")[-1])]
+    return [lowered[c] for c in close[:limit]]
+
+
+def unknown_dataset_message(name: str) -> str:
+    """One line for an id that is no repo, config or dataset: close ids and how to build."""
+    close = suggest(name)
+    hint = f"; did you mean {', '.join(close)}?" if close else "."
+    target = close[0] if close else "<repo id>"
+    return (
+        f"unknown dataset {name!r}{hint} Build a dataset with `stylebench build {target} "
+        "--raw <download>`; `stylebench list datasets` lists them all"
+    )
+
+
+# display order of configs within a release (difficulty levels as PAN orders them)
+_CONFIG_ORDER = ("easy", "medium", "hard", "basic", "advanced", "sentence")
+
+
+def _config_key(spec: DatasetSpec) -> tuple[int, str]:
+    order = _CONFIG_ORDER.index(spec.config) if spec.config in _CONFIG_ORDER else 99
+    return order, spec.config
+
+
+def deprecation_note(spec: DatasetSpec) -> str:
+    """The note printed when a dataset is addressed by its pre-release-repo id."""
+    return (
+        f"deprecated id {spec.hub_id!r}: it is now config {spec.config!r} of the repo "
+        f"{spec.repo!r} ({spec.load_call}); the old id works in this release only"
+    )
+
+
+def resolve(name: str) -> tuple[list[DatasetSpec], str | None]:
+    """The datasets an id names, and a deprecation note where it is an old id.
+
+    ``name`` is a repo id (every dataset of the release: ``steb/pan23_style_change``),
+    ``<repo>:<config>`` (one of them: ``steb/pan23_style_change:hard``), or a dataset's own
+    id; for a dataset that moved into a release repo (``steb/pan23_style_change_hard``) that
+    id still resolves, with the note from :func:`deprecation_note`.
+    """
+    specs = all_datasets()
+    repos = releases()
+    repo, _, config = name.partition(":")
+    if config:
+        for spec in repos.get(repo, []):
+            if spec.config == config:
+                return [spec], None
+        if repo in repos:
+            configs = ", ".join(s.config for s in repos[repo] if s.config) or "none"
+            raise UnknownNameError(f"{repo} has no config {config!r} (configs: {configs})")
+        raise UnknownNameError(unknown_dataset_message(name))
+    if name in repos:
+        return list(repos[name]), None
+    if name in specs:
+        spec = specs[name]
+        return [spec], (deprecation_note(spec) if spec.repo != spec.hub_id else None)
+    raise UnknownNameError(unknown_dataset_message(name))
+
+
+def find_config(repo: str, config: str) -> DatasetSpec | None:
+    """The dataset that is ``config`` of ``repo`` (None when not a release config)."""
+    return next((s for s in releases().get(repo, []) if s.config == config), None)
+
+
 def get_dataset(hub_id: str) -> DatasetSpec:
+    """The one dataset ``hub_id`` names (its own id, ``<repo>:<config>``, or a repo that
+    holds a single dataset)."""
     datasets = all_datasets()
-    if hub_id not in datasets:
-        raise UnknownNameError(
-            f"unknown dataset {hub_id!r}; registered: {', '.join(sorted(datasets))}"
-        )
-    return datasets[hub_id]
+    if hub_id in datasets:
+        return datasets[hub_id]
+    found, _ = resolve(hub_id)
+    if len(found) != 1:
+        configs = ", ".join(f"{hub_id}:{s.config}" for s in found)
+        raise UnknownNameError(f"{hub_id} holds {len(found)} datasets; name one: {configs}")
+    return found[0]
