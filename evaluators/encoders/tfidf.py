@@ -13,7 +13,8 @@ component     units                                       default n
 ============  ==========================================  ===============
 
 Settings follow the STEB repository (protocol notes) where the paper is silent:
-``max_features=2000`` per block (most frequent n-grams in the fitting corpus),
+``max_features=2000`` per block (most frequent n-grams in the fitting corpus; ties at the
+cut are broken by the term itself, see :func:`top_terms`),
 ``min_df=1``, ``lowercase=True``, ``norm="l2"`` per block (so each block of a row is
 unit length, or zero), default ``smooth_idf``/``sublinear_tf=False``; the blocks are
 concatenated into one dense float32 vector and the whole is not renormalised. Word
@@ -62,6 +63,25 @@ def _pair(value: Sequence[int], what: str) -> tuple[int, int]:
     if not 1 <= low <= high:
         raise StylebenchError(f"{what} must be (low, high) with 1 <= low <= high, not {value}")
     return low, high
+
+
+def top_terms(terms: Sequence[str], counts: Sequence[float], cap: int) -> list[str]:
+    """The ``cap`` most frequent ``terms``, ties broken by the term (code-point order),
+    returned in code-point order (the column order scikit-learn gives a vocabulary).
+
+    Deterministic on every processor: the order is a stable sort on (-count, term).
+
+    >>> top_terms(["b", "a", "c", "d"], [2, 1, 2, 1], 3)
+    ['a', 'b', 'c']
+    """
+    if cap < 1:
+        raise StylebenchError(f"max_features must be a positive integer or None, not {cap}")
+    terms = np.asarray(terms, dtype=object)
+    counts = np.asarray(counts, dtype=np.float64)
+    by_term = sorted(range(len(terms)), key=terms.__getitem__)
+    ordered = np.asarray(by_term, dtype=np.int64)
+    keep = ordered[np.argsort(-counts[ordered], kind="stable")[:cap]]
+    return sorted(str(t) for t in terms[keep])
 
 
 class TfidfNgramEncoder(BaseEncoder):
@@ -140,31 +160,58 @@ class TfidfNgramEncoder(BaseEncoder):
         assert self.vectorizers is not None
         return {c: len(self.vectorizers[c].vocabulary_) for c in self.components}
 
-    def _new_vectorizer(self, component: str) -> Any:
+    def _analyzer_settings(self, component: str) -> dict[str, Any]:
+        """The tokenisation settings of one block (shared by counting and weighting)."""
+        common: dict[str, Any] = {"lowercase": self.settings["lowercase"]}
+        if component == "char":
+            return {
+                "analyzer": "char",
+                "ngram_range": tuple(self.settings["char_ngrams"]),
+                **common,
+            }
+        if component == "word":
+            return {
+                "analyzer": "word",
+                "ngram_range": tuple(self.settings["word_ngrams"]),
+                **common,
+            }
+        return {
+            "analyzer": "word",
+            "token_pattern": r"\S+",
+            "ngram_range": tuple(self.settings["pos_ngrams"]),
+            **common,
+        }
+
+    def _new_vectorizer(self, component: str, vocabulary: Sequence[str] | None = None) -> Any:
         from sklearn.feature_extraction.text import TfidfVectorizer
 
-        common = {
-            "lowercase": self.settings["lowercase"],
-            "sublinear_tf": self.settings["sublinear_tf"],
-            "max_features": self.settings["max_features"][component],
-            "min_df": 1,
-            "norm": "l2",
-            "dtype": np.float32,
-        }
-        if component == "char":
-            return TfidfVectorizer(
-                analyzer="char", ngram_range=tuple(self.settings["char_ngrams"]), **common
-            )
-        if component == "word":
-            return TfidfVectorizer(
-                analyzer="word", ngram_range=tuple(self.settings["word_ngrams"]), **common
-            )
         return TfidfVectorizer(
-            analyzer="word",
-            token_pattern=r"\S+",
-            ngram_range=tuple(self.settings["pos_ngrams"]),
-            **common,
+            **self._analyzer_settings(component),
+            vocabulary=None if vocabulary is None else list(vocabulary),
+            sublinear_tf=self.settings["sublinear_tf"],
+            min_df=1,
+            norm="l2",
+            # float64 inside, float32 out (encode): the weights and norms then round to
+            # the same float32 on every CPU, whatever its summation order
+            dtype=np.float64,
         )
+
+    def _vocabulary(self, component: str, texts: list[str]) -> list[str] | None:
+        """The capped vocabulary of one block, or ``None`` for no cap.
+
+        scikit-learn's own ``max_features`` keeps the top terms by an unstable sort of
+        their counts, so which of several equally frequent terms survive the cut depends
+        on the processor's SIMD sort (issue 20: TF-IDF demo scores moved between CPUs).
+        We count the n-grams with the same analyzer and cut with an explicit tie-break.
+        """
+        from sklearn.feature_extraction.text import CountVectorizer
+
+        cap = self.settings["max_features"][component]
+        if cap is None:
+            return None
+        counter = CountVectorizer(**self._analyzer_settings(component), min_df=1)
+        counts = np.asarray(counter.fit_transform(texts).sum(axis=0)).ravel()
+        return top_terms(counter.get_feature_names_out(), counts, int(cap))
 
     # -- inputs per component -------------------------------------------------------
 
@@ -197,8 +244,9 @@ class TfidfNgramEncoder(BaseEncoder):
         inputs = self._inputs(texts)
         vectorizers = {}
         for component in self.components:
-            vectorizer = self._new_vectorizer(component)
             try:
+                vocabulary = self._vocabulary(component, inputs[component])
+                vectorizer = self._new_vectorizer(component, vocabulary)
                 vectorizer.fit(inputs[component])
             except ValueError as error:  # e.g. empty vocabulary
                 raise DataError(f"tfidf-ngrams {component} block: {error}") from None

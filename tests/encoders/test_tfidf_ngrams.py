@@ -97,3 +97,32 @@ def test_save_load_round_trip_and_identity(fitted, tmp_path):
         TfidfNgramEncoder.load(folder)
     with pytest.raises(StylebenchError):
         TfidfNgramEncoder.load(tmp_path / "nothing-here")
+
+
+# -- the vocabulary cut is deterministic (issue 20) ------------------------------------
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from evaluators.encoders.tfidf import top_terms  # noqa: E402
+
+
+@given(
+    st.dictionaries(st.text(min_size=1, max_size=4), st.integers(1, 4), min_size=1, max_size=40),
+    st.integers(1, 45),
+    st.randoms(),
+)
+def test_top_terms_breaks_ties_by_term_whatever_the_input_order(counts, cap, rnd) -> None:
+    items = list(counts.items())
+    rnd.shuffle(items)
+    expected = sorted(sorted(counts, key=lambda t: (-counts[t], t))[:cap])
+    assert top_terms([t for t, _ in items], [c for _, c in items], cap) == expected
+
+
+def test_vocabulary_cut_keeps_the_alphabetically_first_of_tied_terms() -> None:
+    # every word occurs once: scikit-learn's own cut would keep an arbitrary three
+    encoder = TfidfNgramEncoder(
+        components=("word",), word_ngrams=(1, 1), word_tokens="regex", max_features=3
+    )
+    encoder.fit(["delta alpha echo", "charlie bravo foxtrot"])
+    assert sorted(encoder.vectorizers["word"].vocabulary_) == ["alpha", "bravo", "charlie"]
