@@ -21,10 +21,11 @@ from tqdm.auto import tqdm
 
 from dataset_scripts.schemas import SCHEMAS
 from evaluators.cache import EmbeddingCache
-from evaluators.data import Table, available_configs, load_table
+from evaluators.data import Table, config_schemas, load_table
 from evaluators.encoders.base import Encoder, as_embedding_matrix, encoder_identity
 from evaluators.errors import UnknownNameError
 from evaluators.tasks import DEFAULT_SEED, EVALUATORS, EmbeddingLookup, TaskResult, get_evaluator
+from evaluators.tasks.protocol import DEFAULT_PROTOCOL, check_protocol, protocol_record
 
 COMMIT_EVERY = 256  # texts per cache transaction (the most a killed run can lose)
 _VERSIONED = (
@@ -88,8 +89,8 @@ def plan_tasks(datasets: Sequence[str], task_types: Sequence[str] | None = None)
             raise UnknownNameError(f"unknown task {task!r}; known tasks: {', '.join(EVALUATORS)}")
     specs = []
     for ref in datasets:
-        for config in available_configs(ref):
-            for task in SCHEMAS[config].task_types:
+        for config, schema in config_schemas(ref).items():
+            for task in SCHEMAS[schema].task_types:
                 if task not in EVALUATORS:  # another family's schema (e.g. style triplets)
                     continue
                 if task_types is None or task in task_types:
@@ -110,6 +111,7 @@ class Runner:
         seed: int = DEFAULT_SEED,
         batch_size: int = COMMIT_EVERY,
         progress: bool = True,
+        protocol: str = DEFAULT_PROTOCOL,
     ) -> None:
         self.encoder = encoder
         self.model_name = model_name
@@ -117,6 +119,7 @@ class Runner:
         self.cache = EmbeddingCache(cache_dir, self.identity) if cache_dir else None
         self.out_dir = Path(out_dir) if out_dir else None
         self.seed = seed
+        self.protocol = check_protocol(protocol)
         self.batch_size = batch_size
         self.progress = progress
 
@@ -177,7 +180,7 @@ class Runner:
                 if done is not None:
                     records.append(done)
                 else:
-                    todo.append((spec, get_evaluator(spec.task_type, self.seed)))
+                    todo.append((spec, get_evaluator(spec.task_type, self.seed, self.protocol)))
             if not todo:
                 continue
             texts = [t for spec, ev in todo for t in ev.texts(tables[(spec.config, spec.split)])]
@@ -188,7 +191,18 @@ class Runner:
                 result = evaluator.evaluate(table, lookup)
                 seconds = time.perf_counter() - started
                 record = RunRecord(
-                    result, None, stats, seconds, {"fingerprint": table.fingerprint, "ref": ref}
+                    result,
+                    None,
+                    stats,
+                    seconds,
+                    {
+                        "fingerprint": table.fingerprint,
+                        "ref": ref,
+                        # (repo, config) and the STEB dataset the config is, for scores
+                        "id": table.dataset_id,
+                        "repo": table.repo,
+                        "schema": table.kind,
+                    },
                 )
                 record.path = self._write(record)
                 records.append(record)
@@ -212,6 +226,7 @@ class Runner:
             payload.get("model", {}).get("identity")
             != json.loads(json.dumps(self.identity, default=str))
             or payload.get("seed") != self.seed
+            or payload.get("details", {}).get("protocol") != protocol_record(self.protocol)
             or payload.get("dataset", {}).get("fingerprint") != table.fingerprint
             or payload.get("dataset", {}).get("config") != table.config
             or payload.get("versions", {}).get("stylebench") != package_versions().get("stylebench")
@@ -256,7 +271,10 @@ class Runner:
             "dataset": {
                 "name": result.dataset,
                 "ref": record.extra["ref"],
+                "id": record.extra.get("id", ""),
+                "repo": record.extra.get("repo", ""),
                 "config": result.config,
+                "schema": record.extra.get("schema", result.config),
                 "split": result.split,
                 "fingerprint": record.extra["fingerprint"],
             },

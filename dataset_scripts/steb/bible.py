@@ -2,14 +2,17 @@
 2018), labelled by version (STEB App. C.5).
 
 Raw format: the ``StyleTransferBibleData`` repository, ``Data/Bibles/<VERSION>/<Book>/
-<Book><chapter>.txt`` with one verse per line, ``<verse number> <text>``. Verses are read in
-canonical book order, then chapter and verse number. STEB "removes verses that are
+<Book><chapter>.txt`` with one verse per line, ``<verse number> <text>``. The verse
+references are sorted as the STEB authors' loader sorts them (book folder name, chapter,
+verse) and shuffled with ``random.Random(42)`` before the per-version cap takes the first
+200 (the STEB protocol; the canonical-order first 200 were an earlier, non-STEB sample). STEB "removes verses that are
 identical (ignoring whitespacing and casing)": a verse whose text is the same in two or
 more versions is dropped from every version, which keeps the kept verses parallel.
 """
 
 from __future__ import annotations
 
+import random
 import re
 from collections import Counter
 from pathlib import Path
@@ -19,6 +22,7 @@ from dataset_scripts.steb.labelled import CAP_PROTOCOL, BuildResult, labelled_ta
 from evaluators.errors import DataError
 
 URL = "https://github.com/keithecarlson/StyleTransferBibleData"
+SHUFFLE_SEED = 42  # STEB's seed for the order of verse references
 VERSIONS = ("ASV", "BBE", "DARBY", "DRA", "KJV", "LEB", "WEB", "YLT")
 # canonical Protestant order, spelled as the repository's folder names
 BOOKS = [
@@ -138,8 +142,9 @@ def _normalise(text: str) -> str:
 
 
 PROTOCOL = (
-    "Verses are read in canonical book order (Genesis to Revelation), then by chapter and "
-    "verse number. Only verses present and non-empty in all eight versions are used (LEB marks a few bracketed verses with a leading `[[`, which is removed). STEB removes verses "
+    "Verse references are sorted by (book folder name, chapter, verse) and shuffled by "
+    "`random.Random(42)` (the STEB protocol's order), then the first verses of that order "
+    "are kept per version. Only verses present and non-empty in all eight versions are used (LEB marks a few bracketed verses with a leading `[[`, which is removed). STEB removes verses "
     "that are identical ignoring whitespace and casing: a verse whose normalised text is "
     "the same in two or more versions is dropped from every version (so the kept verses stay "
     "parallel across labels). " + CAP_PROTOCOL + " Our copy is the full source: 8 x 200 = "
@@ -160,7 +165,10 @@ def build(raw: Path | None) -> BuildResult:
         missing = len(verses) - len(common)
         if missing:
             dropped[f"{version} verse absent from another version"] += missing
-    keys = sorted(common)
+    # STEB's order: references sorted as (book folder name, chapter, verse), then shuffled
+    # by random.Random(42); the per-version cap then takes the first verses of that order.
+    keys = sorted(common, key=lambda k: (BOOKS[k[0]], k[1], k[2]))
+    random.Random(SHUFFLE_SEED).shuffle(keys)
     kept: list[VerseKey] = []
     for key in keys:
         texts = [_normalise(bibles[v][key]) for v in VERSIONS]

@@ -12,8 +12,9 @@ where a new author starts).
 
 STEB (App. C.7) turns every pair of consecutive units into a trial: label 1 (same author)
 where the change flag is 0, label 0 (different authors) where it is 1. PAN26 is heavily
-imbalanced, so each document keeps all its different-author pairs and an equal number
-of same-author pairs drawn with a seeded RNG (:func:`downsample_same_author`).
+imbalanced, so every different-author pair is kept and same-author pairs are sampled at
+one global rate with one seeded RNG, as the STEB authors' loader does
+(:func:`downsample_same_author_global`).
 """
 
 from __future__ import annotations
@@ -166,6 +167,35 @@ def downsample_same_author(
     return [r for i, r in enumerate(rows) if r["label"] == 0 or i in chosen]
 
 
+def downsample_same_author_global(
+    documents: list[tuple[str, list[dict[str, Any]]]], seed: int, dropped: Counter[str]
+) -> list[tuple[str, list[dict[str, Any]]]]:
+    """PAN26 rule of the STEB authors' loader: every different-author pair is kept and
+    each document keeps ``min(n_same, round(rate * n_same))`` of its same-author pairs,
+    with one global ``rate = #different / #same`` over the split, drawn by
+    ``random.sample`` of ONE ``random.Random(seed)`` that walks the documents in file-name
+    order (``problem-1``, ``problem-10``, ... as a sorted glob lists them). Kept pairs
+    stay in document order; documents are returned in that file-name order."""
+    ordered = sorted(documents, key=lambda item: f"{item[0]}.txt")
+    n_same = sum(r["label"] == 1 for _, rows in ordered for r in rows)
+    n_different = sum(r["label"] == 0 for _, rows in ordered for r in rows)
+    if not n_same or not n_different:
+        raise DataError("PAN26 down-sampling needs both same- and different-author pairs")
+    rate = n_different / n_same
+    rng = random.Random(seed)
+    out = []
+    for name, rows in ordered:
+        same = [i for i, r in enumerate(rows) if r["label"] == 1]
+        keep_n = min(len(same), round(rate * len(same)))
+        chosen = set(rng.sample(same, keep_n)) if keep_n > 0 else set()
+        if len(same) - keep_n:
+            dropped["same-author pairs removed by PAN26 down-sampling (global rate)"] += (
+                len(same) - keep_n
+            )
+        out.append((name, [r for i, r in enumerate(rows) if r["label"] == 0 or i in chosen]))
+    return out
+
+
 def find_split_folder(raw: Path, tokens: tuple[str, ...], dropped: Counter[str]) -> Path:
     """The folder of problems to build from: among the folders under ``raw`` holding
     ``problem-*.txt``, those whose path names the level (``tokens``), preferring the
@@ -209,13 +239,16 @@ def build_style_change(
     dropped: Counter[str] = Counter()
     folder = find_split_folder(Path(raw), LEVEL_TOKENS[(year, level)], dropped)
     rows: list[dict[str, Any]] = []
+    per_document: list[tuple[str, list[dict[str, Any]]]] = []
     empty = 0
     for problem in read_problems(folder, dropped):
         pairs = consecutive_pairs(problem)
         kept = [r for r in pairs if r["text1"].strip() and r["text2"].strip()]
         empty += len(pairs) - len(kept)
-        if year == 26:
-            kept = downsample_same_author(kept, problem.name, seed, dropped)
+        per_document.append((problem.name, kept))
+    if year == 26:
+        per_document = downsample_same_author_global(per_document, seed, dropped)
+    for _, kept in per_document:
         rows.extend(kept)
     if empty:
         dropped["pair with an empty paragraph/sentence"] += empty
@@ -265,10 +298,11 @@ def protocol(year: int, level: str) -> str:
     if year == 26:
         text += (
             " PAN26's raw pairs are heavily imbalanced (up to ~96% same-author in the "
-            "medium split), so each document keeps all its different-author pairs and an "
-            "equal number of its same-author pairs, drawn without replacement by "
-            f"`random.Random('{SEED}:problem-N')` and kept in document order (documents "
-            "without a change contribute no pair). Rebuilding from the same raw files is "
+            "medium split), so, as in the STEB authors' loader, every different-author "
+            "pair is kept and each document keeps min(n_same, round(rate x n_same)) of its "
+            "same-author pairs, with one global rate = #different / #same of the split, "
+            f"drawn without replacement by one `random.Random({SEED})` walking the "
+            "documents in file-name order. Rebuilding from the same raw files is "
             "byte-identical."
         )
     return text

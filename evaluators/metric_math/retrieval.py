@@ -18,14 +18,21 @@ from numpy.typing import ArrayLike
 
 from ._checks import as_finite_matrix, check_ks
 
-__all__ = ["cosine_similarity_matrix", "first_relevant_ranks", "retrieval_scores"]
+__all__ = [
+    "all_match_scores",
+    "cosine_similarity_matrix",
+    "first_relevant_ranks",
+    "retrieval_scores",
+]
 
 
 def cosine_similarity_matrix(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     """Cosine similarity between every row of ``a`` and every row of ``b``, as float32.
 
     Rows are L2-normalised first; a zero row stays zero, so its similarity with anything
-    is 0 (never NaN).
+    is 0 (never NaN). The products are computed in float64 and rounded to float32 once at
+    the end, so that the result does not depend on the processor's summation order
+    (SIMD width, BLAS kernel): exact ties stay ties and rankings are the same on any CPU.
 
     Parameters
     ----------
@@ -42,16 +49,16 @@ def cosine_similarity_matrix(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     >>> sim.dtype, [[round(float(v), 4) for v in row] for row in sim]
     (dtype('float32'), [[1.0, 0.7071], [0.0, 0.0]])
     """
-    x = as_finite_matrix(a, "a").astype(np.float32, copy=False)
-    y = as_finite_matrix(b, "b").astype(np.float32, copy=False)
+    x = as_finite_matrix(a, "a").astype(np.float64, copy=False)
+    y = as_finite_matrix(b, "b").astype(np.float64, copy=False)
     if x.shape[1] != y.shape[1]:
         raise ValueError(f"a and b differ in dimension ({x.shape[1]} != {y.shape[1]})")
-    return _normalise(x) @ _normalise(y).T
+    return (_normalise(x) @ _normalise(y).T).astype(np.float32)
 
 
 def _normalise(x: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(x, axis=1, keepdims=True)
-    return x / np.where(norms > 0, norms, 1.0).astype(x.dtype)
+    return x / np.where(norms > 0, norms, 1.0)
 
 
 def _as_mask(values: Any, name: str, shape: tuple[int, int]) -> np.ndarray:
@@ -149,4 +156,74 @@ def retrieval_scores(
     for k in cut:
         out[f"recall@{k}"] = float(np.mean(ranks <= k))
     out["n_queries"] = int(ranks.size)
+    return out
+
+
+def all_match_scores(
+    distances: ArrayLike,
+    relevance: ArrayLike,
+    ks: Sequence[int] | int = (1, 8, 16, 32, 64, 128),
+    ties: str = "sort",
+) -> dict[str, np.ndarray]:
+    """Per-query retrieval scores over *every* relevant target (the STEB authors' rule).
+
+    Each query's targets are ordered by ascending distance and every relevant target's
+    1-based rank is taken: ``mrr`` is the mean of ``1/rank`` over the query's relevant
+    targets, ``mean_rank`` the mean rank, ``recall@k`` the fraction of its relevant
+    targets ranked within the top ``k`` (for every ``k``, also ``k >=`` the number of
+    targets, where it is 1). With one relevant target per query these are the usual
+    MRR, mean rank and success@k.
+
+    Parameters
+    ----------
+    distances : array-like of shape (n_queries, n_targets)
+        Lower = closer (e.g. cosine distance ``1 - cos``).
+    relevance : array-like of shape (n_queries, n_targets)
+        True/1 where the target is relevant; every query needs at least one.
+    ks : int or sequence of int
+    ties : "sort" or "pessimistic"
+        ``"sort"``: ranks are positions in ``numpy.argsort`` of each row (its default
+        sort, as the STEB code ranks). ``"pessimistic"``: a target's rank is 1 + the
+        number of other targets at a distance ``<=`` its own.
+
+    Returns
+    -------
+    dict of per-query arrays (``mrr``, ``mean_rank``, ``recall@<k>``); average them for
+    the dataset score.
+
+    Examples
+    --------
+    >>> out = all_match_scores([[0.1, 0.5, 0.3]], [[1, 0, 1]], ks=[1, 2])
+    >>> [float(out[k][0]) for k in ("mrr", "mean_rank", "recall@1", "recall@2")]
+    [0.75, 1.5, 0.5, 1.0]
+    """
+    cut = check_ks(ks)
+    d = as_finite_matrix(distances, "distances")
+    rel = _as_mask(relevance, "relevance", d.shape)
+    n_rel = rel.sum(axis=1)
+    if not n_rel.all():
+        q = int(np.argmin(n_rel))
+        raise ValueError(f"relevance has no relevant target for query {q}")
+    if ties == "sort":
+        order = np.argsort(d, axis=1)
+        hits = np.take_along_axis(rel, order, axis=1)
+        positions = np.arange(1, d.shape[1] + 1, dtype=np.float64)[None, :]
+        inverse = (hits / positions).sum(axis=1)
+        rank_sum = (hits * positions).sum(axis=1)
+        within = np.cumsum(hits, axis=1)
+        recall = {k: within[:, min(k, d.shape[1]) - 1] / n_rel for k in cut}
+    elif ties == "pessimistic":
+        inverse = np.zeros(d.shape[0])
+        rank_sum = np.zeros(d.shape[0])
+        recall = {k: np.zeros(d.shape[0]) for k in cut}
+        for q in range(d.shape[0]):
+            ranks = (d[q][None, :] <= d[q][rel[q]][:, None]).sum(axis=1).astype(np.float64)
+            inverse[q] = (1.0 / ranks).sum()
+            rank_sum[q] = ranks.sum()
+            for k in cut:
+                recall[k][q] = np.count_nonzero(ranks <= k) / n_rel[q]
+    else:
+        raise ValueError(f"ties must be 'sort' or 'pessimistic'; got {ties!r}")
+    out = {"mrr": inverse / n_rel, "mean_rank": rank_sum / n_rel}
+    out |= {f"recall@{k}": recall[k] for k in cut}
     return out

@@ -35,9 +35,9 @@ def get_evaluator(
 __all__ = [
     "DEFAULT_PROTOCOL",
     "DEFAULT_SEED",
+    "EVALUATORS",
     "PROTOCOLS",
     "PROTOCOL_VERSION",
-    "EVALUATORS",
     "EmbeddingLookup",
     "TaskEvaluator",
     "TaskResult",

@@ -53,7 +53,9 @@ from evaluators.tasks.base import (
 VARIANTS = ("plain", "last", "first")
 
 
-def _gather(cost_all: np.ndarray, n: int, positions: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def _gather(
+    cost_all: np.ndarray, n: int, positions: int
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     first, second = np.triu_indices(n, k=1)  # itertools.combinations order, as STEB
     pos = np.arange(positions)
     ref_rows = first[:, None] * positions + pos[None, :]  # (pairs, P) flat index of i's items
@@ -86,7 +88,7 @@ def steb_alignment_costs(sequences: np.ndarray) -> dict[str, tuple[np.ndarray, n
     takes ``1 - max(cos, 0)`` of each reference/candidate pair, so the solver's
     tie-breaks see these numbers. (float64 throughout; the per-pair cosines are taken
     pair by pair, as theirs are, so equal vectors give bitwise-equal columns.)"""
-    n, positions, dim = sequences.shape
+    n, positions, _ = sequences.shape
     cube = np.asarray(sequences, dtype=np.float64)
     norms = np.linalg.norm(cube, axis=-1, keepdims=True)
     cube = cube / np.where(norms == 0, 1.0, norms)

@@ -1,7 +1,16 @@
 """Authorship retrieval (STEB Sec. 3.1, App. C.9): each query and each target is one
 or more documents by one author, represented by the mean of its documents' vectors
-(as the STEB authors do for neural models); targets are ranked by cosine similarity;
+(as the STEB authors do for neural models); targets are ranked by cosine distance;
 a target is relevant when it has the query's author. MRR is the main score.
+
+Protocol (the STEB authors' code, ``steb``): only authors present on both sides are
+kept (queries without a target *and targets without a query* are dropped, and counted);
+each query's score averages over every matching target (``1/rank``, rank, and the share
+of its matches within the top k, for k in 1, 8, 16, 32, 64, 128, also k >= the number
+of targets); ranks are positions in ``numpy.argsort`` of the float32 cosine distances.
+``steb-strict`` ranks ties pessimistically instead.
+
+``details["ci95"]``: percentile bootstrap over queries of the MRR (1,000 resamples).
 """
 
 from __future__ import annotations
@@ -11,9 +20,14 @@ from typing import Any
 import numpy as np
 
 from evaluators.data import Table
-from evaluators.metric_math import retrieval_scores
-from evaluators.metric_math.retrieval import first_relevant_ranks
-from evaluators.tasks.base import EmbeddingLookup, TaskEvaluator, unit_histogram, unit_normalise
+from evaluators.metric_math.retrieval import all_match_scores
+from evaluators.tasks.base import (
+    EmbeddingLookup,
+    TaskEvaluator,
+    mean_ci,
+    unit_histogram,
+    unit_normalise,
+)
 
 STEB_RECALL_KS = (1, 8, 16, 32, 64, 128)
 
@@ -37,28 +51,32 @@ class RetrievalEvaluator(TaskEvaluator):
     def compute(
         self, table: Table, embed: EmbeddingLookup
     ) -> tuple[dict[str, float], dict[str, int], dict[str, Any]]:
-        queries = [row for row in table.rows if row["role"] == "query"]
-        targets = [row for row in table.rows if row["role"] == "target"]
-        target_authors = {row["author"] for row in targets}
-        answerable = [row for row in queries if row["author"] in target_authors]
-        similarity = self._pooled(answerable, embed) @ self._pooled(targets, embed).T
+        query_authors = {row["author"] for row in table.rows if row["role"] == "query"}
+        target_authors = {row["author"] for row in table.rows if row["role"] == "target"}
+        common = query_authors & target_authors
+        queries = [r for r in table.rows if r["role"] == "query" and r["author"] in common]
+        targets = [r for r in table.rows if r["role"] == "target" and r["author"] in common]
+        if not queries:
+            raise ValueError(f"{table.source}: no author has both a query and a target")
+        q_vec = self._pooled(queries, embed).astype(np.float32)
+        t_vec = self._pooled(targets, embed).astype(np.float32)
+        distances = 1.0 - q_vec @ t_vec.T  # cosine distance, float32 (as sklearn's)
         relevance = (
-            np.asarray([row["author"] for row in answerable])[:, None]
+            np.asarray([row["author"] for row in queries])[:, None]
             == np.asarray([row["author"] for row in targets])[None, :]
         )
-        ks = tuple(k for k in STEB_RECALL_KS if k < len(targets)) or (1,)
-        metrics = retrieval_scores(similarity, relevance, ks=ks)
-        ranks = first_relevant_ranks(similarity, relevance)  # per query, for bootstrap CIs
+        ties = "sort" if self.protocol == "steb" else "pessimistic"
+        per_query = all_match_scores(distances, relevance, ks=STEB_RECALL_KS, ties=ties)
+        metrics = {name: float(values.mean()) for name, values in per_query.items()}
+        n_queries_total = sum(1 for r in table.rows if r["role"] == "query")
+        n_targets_total = sum(1 for r in table.rows if r["role"] == "target")
         counts = {
-            "n_queries": len(answerable),
+            "n_queries": len(queries),
             "n_targets": len(targets),
-            "n_queries_without_target": len(queries) - len(answerable),
+            "n_queries_without_target": n_queries_total - len(queries),
+            "n_targets_without_query": n_targets_total - len(targets),
             "n_documents": sum(len(row["texts"]) for row in table.rows),
         }
-        units = {"mrr": unit_histogram(1.0 / ranks), "mean_rank": unit_histogram(ranks)}
-        units |= {f"recall@{k}": unit_histogram(ranks <= k) for k in ks}
-        return (
-            {k: float(v) for k, v in metrics.items() if k != "n_queries"},
-            counts,
-            {"units": units},
-        )
+        units = {name: unit_histogram(values) for name, values in per_query.items()}
+        ci = mean_ci("mrr", per_query["mrr"], "queries", self.seed)
+        return metrics, counts, {"units": units, "ci95": ci}
