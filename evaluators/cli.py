@@ -120,10 +120,12 @@ def list_(
         from collections import Counter
 
         from dataset_scripts.registry import all_datasets
-        from dataset_scripts.status import dataset_status, select, task_types
+        from dataset_scripts.status import dataset_status, discover, select, task_types
 
         specs = select(all_datasets().values(), language=language, task=task, family=family)
-        statuses = [dataset_status(s, raw_root or _corpora_root(), built_root) for s in specs]
+        root = raw_root or _corpora_root()
+        found = discover(root)
+        statuses = [dataset_status(s, root, built_root, found) for s in specs]
         for column in ("dataset", "tasks", "lang", "status", "licence"):
             table.add_column(column, overflow="fold")
         for status in sorted(statuses, key=lambda st: st.spec.hub_id.lower()):
@@ -194,6 +196,14 @@ def list_(
 @click.option("--no-cache", is_flag=True, help="Do not read or write the embedding cache.")
 @click.option("--seed", type=int, default=42, show_default=True)
 @click.option(
+    "--protocol",
+    type=click.Choice(["steb", "steb-strict"]),
+    default="steb",
+    show_default=True,
+    help="steb: the STEB authors' rules where the paper is silent (solver tie-breaks); "
+    "steb-strict: tied optima score their expected accuracy (evaluators/tasks/PROTOCOL.md).",
+)
+@click.option(
     "--chunk/--truncate",
     default=True,
     show_default=True,
@@ -219,6 +229,7 @@ def run(
     cache_dir: Path | None,
     no_cache: bool,
     seed: int,
+    protocol: str,
     chunk: bool,
     fit_corpus: Path | None,
     batch_size: int,
@@ -279,6 +290,7 @@ def run(
         out_dir=out,
         seed=seed,
         progress=not no_progress,
+        protocol=protocol,
     )
     records = runner.run(specs, resume=resume)
     console.print(render_table(summary_rows({model: records})))
@@ -378,7 +390,7 @@ def build(
 
     from dataset_scripts.hub_folder import build_dataset
     from dataset_scripts.registry import all_datasets, get_dataset
-    from dataset_scripts.status import BUILDABLE, BUILT, dataset_status, select
+    from dataset_scripts.status import BUILDABLE, BUILT, dataset_status, discover, select
 
     console = _console()
     if build_all == bool(hub_id):
@@ -397,19 +409,30 @@ def build(
         return
     root = raw_root or _corpora_root()
     started = time.perf_counter()
-    built, skipped, not_built = 0, 0, []
-    for spec in sorted(select(all_datasets().values(), family=family), key=lambda s: s.hub_id):
-        status = dataset_status(spec, root, None)
+    specs = sorted(select(all_datasets().values(), family=family), key=lambda s: s.hub_id)
+    found = discover(root)
+    _print_matches(console, root, found, specs)
+    built, skipped, absent, failed = 0, 0, [], []
+    for spec in specs:
+        status = dataset_status(spec, root, None, found)
         if status.kind not in (BUILDABLE, BUILT):
             skipped += 1
             continue
         t0 = time.perf_counter()
         try:
             folder, dropped = build_dataset(spec, status.raw, built_root / spec.slug)
-        except (FileNotFoundError, StylebenchError) as error:
-            # e.g. a sample release lacking this dataset's files; the message names them
-            not_built.append(spec.hub_id)
-            console.print(f"[yellow]not built[/yellow] {spec.hub_id}: {error}")
+        except Exception as error:  # one source's failure must not stop the others
+            if os.environ.get("STYLEBENCH_DEBUG"):
+                raise
+            if _raw_files_absent(error):  # e.g. a sample release lacking this dataset's files
+                absent.append(spec.hub_id)
+                console.print(f"[yellow]not in this download[/yellow] {spec.hub_id}: {error}")
+            else:
+                failed.append(spec.hub_id)
+                console.print(
+                    f"[red]failed[/red] {spec.hub_id} (from {status.raw}): "
+                    f"{type(error).__name__}: {error}"
+                )
             continue
         built += 1
         console.print(
@@ -417,10 +440,39 @@ def build(
             f"{sum(dropped.values())} rows dropped: see its card)"
         )
     console.print(
-        f"{built} datasets built, {len(not_built)} could not be built from the raw files "
-        f"found (reasons above), {skipped} need a download or a builder "
-        f"(`stylebench list datasets`), {time.perf_counter() - started:.0f} s"
+        f"{built} datasets built, {len(failed)} failed, {len(absent)} lack their files in the "
+        f"download found, {skipped} need a download or a builder (`stylebench list datasets`), "
+        f"{time.perf_counter() - started:.0f} s"
     )
+    if failed:
+        raise StylebenchError(
+            f"{len(failed)} datasets whose raw download is present could not be built "
+            f"(reasons above): {', '.join(failed)}"
+        )
+
+
+def _raw_files_absent(error: Exception) -> bool:
+    """A build error that says the download lacks this dataset's files (not that they
+    are unreadable): such a dataset needs another download and is not a failure."""
+    from evaluators.errors import DataError
+
+    if isinstance(error, FileNotFoundError):
+        return True
+    return isinstance(error, DataError) and str(error).startswith("missing ")
+
+
+def _print_matches(console, root: Path | None, found: dict, specs: list) -> None:
+    """One line per raw download found under ``root``: where, why, and what it feeds."""
+    users: dict[str, list[str]] = {}
+    for spec in specs:
+        if spec.raw_hint and spec.builder is not None:
+            users.setdefault(spec.raw_hint, []).append(spec.hub_id)
+    console.print(f"raw downloads found under {root}:")
+    for source in sorted(found):
+        if source not in users:
+            continue
+        match = found[source][0]
+        console.print(f"  {source}: {match.line()} -> {len(users[source])} datasets")
 
 
 @cli.command(name="probing-build")
@@ -463,6 +515,7 @@ PLUGIN_MODULES = (
     "evaluators.arb.cli",
     "evaluators.valla.cli",
     "evaluators.styledisc.cli",
+    "evaluators.detect.cli",
 )
 
 

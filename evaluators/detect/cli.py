@@ -1,0 +1,186 @@
+"""``stylebench detect run``: AUROC and TPR@FPR of AI-text detectors on your own data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.group("detect")
+def COMMAND() -> None:
+    """Evaluate AI-text detectors on any labelled human/machine set."""
+
+
+@COMMAND.command("run")
+@click.option(
+    "--data",
+    required=True,
+    help="CSV/TSV/JSONL/JSON/Parquet file or Hugging Face dataset with a text column and a "
+    "label (human/machine, 0/1) or regime (Human = human) column.",
+)
+@click.option(
+    "--detector",
+    "detectors",
+    multiple=True,
+    required=True,
+    help="loglik, logrank, entropy, fastdetectgpt, binoculars, tfidf (supervised), hf:<model>; "
+    "repeatable.",
+)
+@click.option("--text-column", default="text", show_default=True)
+@click.option("--label-column", default=None, help="Default: 'label', else 'regime'.")
+@click.option(
+    "--group-column",
+    "group_columns",
+    multiple=True,
+    help="Report per value of this column too (generator, domain, attack); repeatable.",
+)
+@click.option("--id-column", default=None, help="Row id column for scores.csv.")
+@click.option(
+    "--split-column",
+    default=None,
+    help="Column with train/test per row (replaces the seeded split for supervised detectors).",
+)
+@click.option("--split", "hf_split", default=None, help="Hugging Face input: the split to read.")
+@click.option(
+    "--sample", type=int, default=None, help="Evaluate a seeded stratified sample of N rows."
+)
+@click.option(
+    "--fpr",
+    "fprs",
+    type=float,
+    multiple=True,
+    default=(0.01,),
+    show_default=True,
+    help="FPR budget(s) for TPR@FPR; repeatable.",
+)
+@click.option("--resamples", type=int, default=1000, show_default=True, help="Bootstrap resamples.")
+@click.option("--seed", type=int, default=42, show_default=True)
+@click.option(
+    "--train-fraction",
+    type=float,
+    default=0.5,
+    show_default=True,
+    help="Supervised detectors: share of each class used for training (seeded); the rest "
+    "is evaluated, for every detector.",
+)
+@click.option(
+    "--model",
+    default="smollm2",
+    show_default=True,
+    help="Scoring causal LM of the zero-shot detectors (folder, <dir>::<file.gguf>, smollm2).",
+)
+@click.option(
+    "--reference", default=None, help="Fast-DetectGPT sampling / Binoculars observer model."
+)
+@click.option("--machine-label", default=None, help="hf:<model>: the machine class.")
+@click.option("--max-tokens", type=int, default=512, show_default=True)
+@click.option("--batch-size", type=int, default=8, show_default=True, help="LM batch size.")
+@click.option("--device", default="cpu", show_default=True)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Output folder (default: stylebench_results/detect/<data name>); rerun with the same "
+    "folder to resume.",
+)
+@click.option("--no-progress", is_flag=True)
+def run_cmd(
+    data: str,
+    detectors: tuple[str, ...],
+    text_column: str,
+    label_column: str | None,
+    group_columns: tuple[str, ...],
+    id_column: str | None,
+    split_column: str | None,
+    hf_split: str | None,
+    sample: int | None,
+    fprs: tuple[float, ...],
+    resamples: int,
+    seed: int,
+    train_fraction: float,
+    model: str,
+    reference: str | None,
+    machine_label: str | None,
+    max_tokens: int,
+    batch_size: int,
+    device: str,
+    out: Path | None,
+    no_progress: bool,
+) -> None:
+    """Score a human/machine set with detectors: AUROC and TPR@FPR with bootstrap CIs,
+    overall and per group, a ROC plot, scores per text; resumable."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from evaluators.detect.data import load_detection_set
+    from evaluators.detect.estimate import estimate_seconds
+    from evaluators.detect.report import fpr_key, fpr_label
+    from evaluators.detect.run import run_detection
+
+    console = Console()
+    dataset = load_detection_set(
+        data,
+        text_column=text_column,
+        label_column=label_column,
+        group_columns=group_columns,
+        id_column=id_column,
+        split_column=split_column,
+        sample=sample,
+        seed=seed,
+        split=hf_split,
+    )
+    out = out or Path("stylebench_results") / "detect" / (Path(data).name.split(".")[0] or "data")
+    n_h = dataset.labels.count(0)
+    console.print(
+        f"{dataset.name}: {n_h:,} human and {len(dataset) - n_h:,} machine texts"
+        + (f", groups: {', '.join(dataset.groups)}" if dataset.groups else "")
+        + f"; estimated scoring time on 2 CPU cores: about "
+        f"{estimate_seconds(detectors, dataset.texts) / 60:.1f} min"
+    )
+    for reason, n in sorted(dataset.dropped.items()):
+        console.print(f"  dropped {n:,}: {reason}")
+    run = run_detection(
+        dataset,
+        list(detectors),
+        out,
+        fprs=fprs,
+        n_resamples=resamples,
+        seed=seed,
+        train_fraction=train_fraction,
+        progress=not no_progress,
+        detector_options={
+            "model": model,
+            "reference": reference,
+            "max_tokens": max_tokens,
+            "batch_size": batch_size,
+            "device": device,
+            "machine_label": machine_label,
+        },
+        log=console.print,
+    )
+    split = run.meta["split"]
+    title = f"{dataset.name}: detectors, {resamples:,} bootstrap resamples (seed {seed})"
+    if split["supervised"]:
+        title += f"; held-out {split['n_test']:,} of {len(dataset):,} rows"
+    table = Table(title=title)
+    for column in ("detector", "group", "human", "machine", "AUROC [95% CI]"):
+        table.add_column(column)
+    for f in fprs:
+        table.add_column(f"{fpr_label(f)} [95% CI]")
+    for r in run.records:
+        group = r["group"] if not r["group_column"] else f"{r['group_column']}={r['group']}"
+        cells = [
+            r["detector"],
+            group,
+            f"{r['n_human']:,}",
+            f"{r['n_machine']:,}",
+            f"{r['auroc']:.3f} [{r['auroc_ci95'][0]:.3f}, {r['auroc_ci95'][1]:.3f}]",
+        ]
+        for f in fprs:
+            low, high = r[f"{fpr_key(f)}_ci95"]
+            cells.append(f"{r[fpr_key(f)]:.3f} [{low:.3f}, {high:.3f}]")
+        table.add_row(*cells)
+    console.print(table)
+    for kind, path in run.files.items():
+        console.print(f"{kind + ':':8} {path}")

@@ -1,0 +1,188 @@
+"""A human/machine set: texts, 0/1 labels (1 = machine) and optional group columns.
+
+Labels come from ``label_column`` (default: ``label`` if present, else ``regime``):
+
+* a ``label``-style column: ``human``/``machine`` and the synonyms in
+  :data:`HUMAN_VALUES` / :data:`MACHINE_VALUES` (case-insensitive), or ``0``/``1``;
+* a ``regime`` column (ARB): ``Human`` is negative, every other regime (``Free-LLM``,
+  ``H2L``, ``LLM2L``, ...) positive; the regime is then also a group column.
+
+Rows with an empty text or label are dropped and counted; an unknown label value is an
+error naming the row and the value.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dataset_scripts.custom.readers import read_source
+from evaluators.errors import DataError
+
+HUMAN_VALUES = frozenset({"human", "0", "0.0", "false", "real", "human-written", "human_written"})
+MACHINE_VALUES = frozenset(
+    {
+        "machine",
+        "1",
+        "1.0",
+        "true",
+        "ai",
+        "llm",
+        "generated",
+        "machine-generated",
+        "machine_generated",
+        "fake",
+        "model",
+    }
+)
+HUMAN_REGIME = "Human"
+
+
+@dataclass
+class DetectionSet:
+    """Texts with labels (1 = machine) and group values, in source order."""
+
+    name: str
+    texts: list[str]
+    labels: list[int]
+    ids: list[str]
+    groups: dict[str, list[str]] = field(default_factory=dict)
+    splits: list[str] | None = None  # "train"/"test" from --split-column, when given
+    dropped: dict[str, int] = field(default_factory=dict)
+    label_column: str = "label"
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def subset(self, index: Sequence[int]) -> DetectionSet:
+        return DetectionSet(
+            self.name,
+            [self.texts[i] for i in index],
+            [self.labels[i] for i in index],
+            [self.ids[i] for i in index],
+            {g: [v[i] for i in index] for g, v in self.groups.items()},
+            None if self.splits is None else [self.splits[i] for i in index],
+            dict(self.dropped),
+            self.label_column,
+        )
+
+
+def parse_label(value: object, where: str, column: str) -> int:
+    text = str(value).strip()
+    if column == "regime":
+        return 0 if text == HUMAN_REGIME else 1
+    low = text.lower()
+    if low in HUMAN_VALUES:
+        return 0
+    if low in MACHINE_VALUES:
+        return 1
+    raise DataError(
+        f"{where}: {column} {text!r:.60} is neither human ({', '.join(sorted(HUMAN_VALUES))}) "
+        f"nor machine ({', '.join(sorted(MACHINE_VALUES))}); or use a 'regime' column "
+        f"(Human = human, anything else = machine)"
+    )
+
+
+def _present(value: object) -> bool:
+    if value is None or (isinstance(value, float) and value != value):
+        return False
+    return bool(str(value).strip())
+
+
+def load_detection_set(
+    source: str | Path,
+    *,
+    text_column: str = "text",
+    label_column: str | None = None,
+    group_columns: Sequence[str] = (),
+    id_column: str | None = None,
+    split_column: str | None = None,
+    sample: int | None = None,
+    seed: int = 42,
+    split: str | None = None,
+) -> DetectionSet:
+    """Read a human/machine set (see the module docstring). ``sample`` keeps a seeded,
+    label-stratified sample of that many rows (``random.Random(seed)``, source order
+    kept), for a quick run on a large set."""
+    src = read_source(source, label_from="folder", split=split)
+    columns = src.columns
+    if label_column is None:
+        label_column = next((c for c in ("label", "regime") if c in columns), None)
+        if label_column is None:
+            raise DataError(
+                f"{source}: no 'label' or 'regime' column (columns: {', '.join(map(str, columns))}); "
+                "name it with --label-column"
+            )
+    wanted = [text_column, label_column, *group_columns]
+    wanted += [c for c in (id_column, split_column) if c]
+    for column in wanted:
+        if column not in columns:
+            raise DataError(
+                f"{source}: no column {column!r}; columns found: {', '.join(map(str, columns))}"
+            )
+    groups = list(dict.fromkeys(group_columns))
+    if label_column == "regime" and "regime" not in groups:
+        groups.insert(0, "regime")
+    dropped: Counter[str] = Counter()
+    texts, labels, ids, splits = [], [], [], []
+    group_values: dict[str, list[str]] = {g: [] for g in groups}
+    for index, (where, row) in enumerate(src.rows):
+        text, label = row.get(text_column), row.get(label_column)
+        if not _present(text):
+            dropped[f"rows with an empty or missing {text_column!r}"] += 1
+            continue
+        if not _present(label):
+            dropped[f"rows with an empty or missing {label_column!r}"] += 1
+            continue
+        if not isinstance(text, str):
+            raise DataError(f"{where}: {text_column!r} holds {type(text).__name__}, expected text")
+        labels.append(parse_label(label, where, label_column))
+        texts.append(text.strip())
+        ids.append(str(row[id_column]) if id_column else str(index))
+        for g in groups:
+            value = row.get(g)
+            group_values[g].append(str(value).strip() if _present(value) else "")
+        if split_column:
+            value = str(row.get(split_column, "")).strip().lower()
+            if value not in ("train", "test"):
+                raise DataError(f"{where}: {split_column} {value!r} is not 'train' or 'test'")
+            splits.append(value)
+    data = DetectionSet(
+        Path(str(source)).name,
+        texts,
+        labels,
+        ids,
+        group_values,
+        splits if split_column else None,
+        dict(dropped),
+        label_column,
+    )
+    if sample is not None and sample < len(data):
+        data = _stratified_sample(data, sample, seed)
+    counts = Counter(data.labels)
+    if counts[0] < 2 or counts[1] < 1:
+        raise DataError(
+            f"{source}: {counts[0]} human and {counts[1]} machine texts; need at least 2 human "
+            "and 1 machine text"
+        )
+    return data
+
+
+def _stratified_sample(data: DetectionSet, n: int, seed: int) -> DetectionSet:
+    rng = random.Random(seed)
+    by_label: dict[int, list[int]] = {0: [], 1: []}
+    for i, y in enumerate(data.labels):
+        by_label[y].append(i)
+    total = len(data)
+    chosen: list[int] = []
+    for y, members in by_label.items():
+        k = max(2 if y == 0 else 1, round(n * len(members) / total))
+        chosen += rng.sample(members, min(k, len(members)))
+    sampled = data.subset(sorted(chosen))
+    sampled.dropped[f"rows outside the seeded {n}-row sample (--sample, seed {seed})"] = (
+        total - len(chosen)
+    )
+    return sampled

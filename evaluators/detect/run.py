@@ -1,0 +1,163 @@
+"""One detection run: split, fit supervised detectors, score (resumable), metrics, files.
+
+:func:`run_detection` is what ``stylebench detect run`` calls. Scores are oriented so that
+higher = more machine-like (:meth:`evaluators.arb.detectors.Detector.score`'s convention:
+``orientation * raw``); AUROC and TPR@FPR are computed on them (any increasing transform,
+such as ARB's standardisation, leaves both unchanged).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from evaluators.detect.bootstrap import DEFAULT_RESAMPLES
+from evaluators.detect.data import DetectionSet
+from evaluators.detect.report import OVERALL, plot_roc, records_for, write_outputs
+from evaluators.detect.scoring import DEFAULT_BATCH, ScoreStore, score_resumable
+from evaluators.detect.split import DEFAULT_TRAIN_FRACTION, train_test_index
+from evaluators.metric_math import roc_curve
+
+DEFAULT_FPRS = (0.01,)
+
+
+@dataclass
+class DetectionRun:
+    records: list[dict[str, Any]]
+    scores: dict[str, np.ndarray]  # detector -> oriented scores of the evaluation rows
+    evaluation: DetectionSet
+    files: dict[str, Path] = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+def _is_supervised(detector: Any) -> bool:
+    return callable(getattr(detector, "fit", None))
+
+
+def _train_key(data: DetectionSet, train: Sequence[int]) -> str:
+    digest = hashlib.sha256()
+    for i in train:
+        digest.update(f"{data.labels[i]}\t{data.texts[i]}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+def run_detection(
+    data: DetectionSet,
+    detectors: Sequence[str] | dict[str, Any],
+    out: Path | None,
+    *,
+    fprs: Sequence[float] = DEFAULT_FPRS,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 42,
+    train_fraction: float = DEFAULT_TRAIN_FRACTION,
+    batch_size: int = DEFAULT_BATCH,
+    progress: bool = True,
+    detector_options: dict[str, Any] | None = None,
+    log: Any = print,
+) -> DetectionRun:
+    """Evaluate ``detectors`` (names for :func:`evaluators.arb.detectors.get_detector`, or
+    ready detector objects by name) on ``data``; write files under ``out`` (if given)."""
+    from evaluators.arb.detectors import get_detector, share_model_passes
+
+    if isinstance(detectors, dict):
+        built = dict(detectors)
+    else:
+        built = {name: get_detector(name, **(detector_options or {})) for name in detectors}
+    share_model_passes(list(built.values()))
+    supervised = [n for n, d in built.items() if _is_supervised(d)]
+    split_meta: dict[str, Any] = {"supervised": supervised}
+    if supervised:
+        train, test = train_test_index(data, train_fraction, seed)
+        split_meta |= {
+            "rule": "split column" if data.splits is not None else "label-stratified random split",
+            "train_fraction": None if data.splits is not None else train_fraction,
+            "seed": seed,
+            "n_train": len(train),
+            "n_test": len(test),
+            "note": "every detector is evaluated on the held-out rows",
+        }
+        evaluation = data.subset(test)
+        training = data.subset(train)
+    else:
+        evaluation, training = data, None
+        split_meta["rule"] = "no supervised detector: every row is evaluated"
+    scores: dict[str, np.ndarray] = {}
+    configs: dict[str, Any] = {}
+    store_dir = None if out is None else Path(out) / "scores"
+    for name, det in built.items():
+        started = time.perf_counter()
+        config = det.config()
+        if name in supervised:
+            assert training is not None
+            det.fit(training.texts, training.labels)
+            config = det.config() | {"training_rows": _train_key(data, train)}
+        store = ScoreStore(store_dir, name, config)
+        raw, reused = score_resumable(
+            det, evaluation.texts, store, name=name, batch_size=batch_size, progress=progress
+        )
+        scores[name] = det.orientation * raw
+        seconds = time.perf_counter() - started
+        configs[name] = config | {"seconds": round(seconds, 2), "texts_reused": reused}
+        log(
+            f"{name}: {len(evaluation)} texts in {seconds:.1f} s"
+            + (f" ({reused} read back from {store.path})" if reused else "")
+        )
+    labels = np.asarray(evaluation.labels)
+    records = [
+        r
+        for name, s in scores.items()
+        for r in records_for(name, s, labels, evaluation.groups, fprs, n_resamples, seed)
+    ]
+    meta = {
+        "data": {
+            "name": data.name,
+            "n_rows": len(data),
+            "n_evaluated": len(evaluation),
+            "label_column": data.label_column,
+            "group_columns": list(data.groups),
+            "dropped": data.dropped,
+        },
+        "split": split_meta,
+        "detectors": configs,
+        "fprs": list(fprs),
+        "bootstrap": {
+            "n_resamples": n_resamples,
+            "seed": seed,
+            "method": "stratified percentile bootstrap (human and machine texts resampled separately)",
+        },
+    }
+    run = DetectionRun(records, scores, evaluation, meta=meta)
+    if out is not None:
+        out = Path(out)
+        run.files = write_outputs(out, records, meta, fprs)
+        run.files["scores"] = _write_scores(out / "scores.csv", evaluation, scores)
+        curves = {}
+        for name, s in scores.items():
+            fpr, tpr, _ = roc_curve(s, labels)
+            auc = next(
+                r["auroc"] for r in records if r["detector"] == name and r["group"] == OVERALL
+            )
+            curves[name] = (fpr, tpr, auc)
+        run.files["roc"] = plot_roc(
+            curves,
+            fprs,
+            f"{data.name}: {int((labels == 0).sum())} human vs {int(labels.sum())} machine texts",
+            out / "roc.png",
+        )
+    return run
+
+
+def _write_scores(path: Path, data: DetectionSet, scores: dict[str, np.ndarray]) -> Path:
+    import pandas as pd
+
+    frame = pd.DataFrame({"id": data.ids, "label": data.labels, **data.groups})
+    for name, s in scores.items():
+        frame[f"score:{name}"] = s
+    frame.to_csv(path, index=False)
+    return path
