@@ -48,7 +48,13 @@ def read_stormfront(raw: Path, dropped: Counter[str]) -> Iterator[tuple[str, str
                 continue
             raise DataError(f"{metadata} line {line}: column 'label' value {label!r} is unknown")
         path = require(folder / f"{row['file_id']}.txt", STORMFRONT_URL, f"text of line {line}")
-        yield row["file_id"], path.read_text(encoding="utf-8"), label
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as error:
+            raise DataError(
+                f"{path}: not UTF-8 at byte {error.start} (named on line {line} of {metadata})"
+            ) from None
+        yield row["file_id"], text, label
 
 
 def read_davidson(raw: Path, dropped: Counter[str]) -> Iterator[tuple[str, str, str]]:
@@ -68,6 +74,7 @@ builder(
     "labelled hate or noHate is one text; `relation` and `idk/skip` are dropped (counted). "
     + CAP_PROTOCOL
     + " With the full release this gives 2 x 200 = 400 (Table 15).",
+    raw_hint="vicomtech_hate_speech_stormfront",
 )(labelled_builder(read_stormfront))
 builder(
     "steb/hate_speech_and_offensive_language",
@@ -75,4 +82,5 @@ builder(
     "(hate_speech, offensive_language, neither). "
     + CAP_PROTOCOL
     + " With the full CSV this gives 3 x 200 = 600 (Table 15).",
+    raw_hint="davidson_hate_speech_offensive",
 )(labelled_builder(read_davidson))

@@ -303,10 +303,24 @@ def _register_av(hub_id: str, prefixes: tuple[str, ...] | None) -> Any:
     return build
 
 
+# Raw downloads available under ../shared/corpora (folder name; status.LAYOUTS knows
+# their layout), and what the card must say about them.
+RAW_HINTS = {"steb/pan15_authorship_verification_english_test": "pan15_authorship_verification_english"}
+PAN15_NOTE = (
+    " STEB uses the English **test** set (500 problems; Table 15: 1,000 texts). The "
+    "training set (`pan15-authorship-verification-training-dataset-english-2015-04-19`, "
+    "100 problems, 50 Y / 50 N) has the same layout and builds the same way into 100 trials "
+    "(200 texts): a build with 200 texts is that training set, a sample of the problems "
+    "STEB evaluates, not STEB's dataset. The copy in `../shared/corpora` is the training set."
+)
+
 for _entry in AV_SETS:
     _prefixes = _entry.extra.get("problem_prefixes")
     _fn = _register_av(_entry.hub_id, _prefixes)  # type: ignore[arg-type]
-    builder(_entry.hub_id, protocol=av_protocol(_entry.name, _prefixes))(_fn)  # type: ignore[arg-type]
+    _text = av_protocol(_entry.name, _prefixes)  # type: ignore[arg-type]
+    if _entry.hub_id == "steb/pan15_authorship_verification_english_test":
+        _text += PAN15_NOTE
+    builder(_entry.hub_id, protocol=_text, raw_hint=RAW_HINTS.get(_entry.hub_id, ""))(_fn)  # type: ignore[arg-type]
 
 MULTILINGUAL_AV_SPECS: list[DatasetSpec] = []
 for _entry in MULTILINGUAL_AV:

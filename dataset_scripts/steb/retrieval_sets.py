@@ -98,6 +98,16 @@ def luar_rows(
     return rows
 
 
+def _read(path: Path, encoding: str) -> str:
+    """A PAN18 text in its problem's declared encoding; a decoding error names the file."""
+    try:
+        return path.read_text(encoding=encoding)
+    except UnicodeDecodeError as error:
+        raise DataError(f"{path}: not {encoding} at byte {error.start}") from None
+    except LookupError:
+        raise DataError(f"{path}: collection-info.json declares unknown encoding {encoding!r}") from None
+
+
 def pan18_aa_rows(raw: Path, language: str, dropped: Counter[str]) -> list[dict[str, Any]]:
     """PAN18 cross-domain AA problems of one language: each unknown text is a query,
     each candidate's known texts joined by a blank line form one target document.
@@ -106,8 +116,20 @@ def pan18_aa_rows(raw: Path, language: str, dropped: Counter[str]) -> list[dict[
     info_paths = sorted(raw.rglob("collection-info.json"))
     if not info_paths:
         raise DataError(f"{raw}: no collection-info.json (expected the PAN18 AA download)")
+    # STEB uses test-dataset2 (its download script converts only that release); the
+    # Zenodo record also holds the training set, whose problems reuse the same names.
+    tests = [p for p in info_paths if "test" in p.parent.name.lower()]
+    if tests:
+        for path in info_paths:
+            if path not in tests:
+                dropped[f"problems of {path.parent.name} (STEB uses the test set)"] += len(
+                    _json(path)
+                )
+        info_paths = tests
     rows: list[dict[str, Any]] = []
     for info_path in info_paths:
+        # two releases used together (e.g. two test sets) are told apart by folder name
+        release = f"{info_path.parent.name}/" if len(info_paths) > 1 else ""
         for entry in _json(info_path):
             name = entry.get("problem-name")
             if entry.get("language") != code:
@@ -127,11 +149,11 @@ def pan18_aa_rows(raw: Path, language: str, dropped: Counter[str]) -> list[dict[
                 knowns = sorted((folder / author).glob("*.txt"))
                 if not knowns:
                     raise DataError(f"{folder / author}: candidate without known texts")
-                text = "\n\n".join(k.read_text(encoding=encoding).strip() for k in knowns)
+                text = "\n\n".join(_read(k, encoding).strip() for k in knowns)
                 rows.append(
                     {
-                        "id": f"{name}/{author}",
-                        "author": f"{name}/{author}",
+                        "id": f"{release}{name}/{author}",
+                        "author": f"{release}{name}/{author}",
                         "role": "target",
                         "texts": [text],
                     }
@@ -146,10 +168,10 @@ def pan18_aa_rows(raw: Path, language: str, dropped: Counter[str]) -> list[dict[
                     continue
                 rows.append(
                     {
-                        "id": f"{name}/{path.stem}",
-                        "author": f"{name}/{author}",
+                        "id": f"{release}{name}/{path.stem}",
+                        "author": f"{release}{name}/{author}",
                         "role": "query",
-                        "texts": [path.read_text(encoding=encoding).strip()],
+                        "texts": [_read(path, encoding).strip()],
                     }
                 )
     return rows
@@ -170,7 +192,13 @@ PAN18_PROTOCOL = (
     "candidate's known texts are joined with a blank line into one target document and "
     "each unknown text is one query whose `author` is its true candidate (STEB App. C.9); "
     "authors are namespaced by problem (`problem00001/candidate00003`). Unknown texts by "
-    "none of the candidates (`<UNK>`) and problems in other languages are counted below."
+    "none of the candidates (`<UNK>`) and problems in other languages are counted below. "
+    "Where the download also holds the training set "
+    "(`pan18-cross-domain-authorship-attribution-training-dataset-2017-12-02`, whose "
+    "problems reuse the test set's names), only the test set "
+    "(`...-test-dataset2-2018-04-20`) is used, as in STEB; the training problems are "
+    "counted below. English test set: 4 problems, 50 candidates, 209 unknown texts = 259 "
+    "rows, as Table 15 (50 classes, 259 texts)."
 )
 
 
@@ -200,7 +228,11 @@ def _pan18_build(language: str) -> Any:
     return build
 
 
-builder("steb/pan18_cross_domain_authorship_attribution_english", protocol=PAN18_PROTOCOL)(
+builder(
+    "steb/pan18_cross_domain_authorship_attribution_english",
+    protocol=PAN18_PROTOCOL,
+    raw_hint="pan18_cross_domain_authorship_attribution",
+)(
     _pan18_build("english")
 )
 
@@ -212,6 +244,7 @@ for _entry in MULTILINGUAL_AA:
             replace(
                 _spec,
                 builder=_pan18_build(_entry.name.rsplit("_", 1)[1]),
+                raw_hint="pan18_cross_domain_authorship_attribution",
                 protocol=PAN18_PROTOCOL + " This set is part of STEB's multilingual analysis "
                 "(Sec. 5.3, Table 5), not of the 96 datasets or the main scores.",
                 extra={k: v for k, v in _spec.extra.items() if k != "table15"},

@@ -34,8 +34,21 @@ ENRON_URL = "https://huggingface.co/datasets/SetFit/enron_spam"
 LABELS = ("ham", "spam")
 
 
+SMS_NAMES = ("SMSSpamCollection", "SMSSpamCollection.txt")
+
+
+def sms_file(raw: Path) -> Path:
+    """``SMSSpamCollection`` in ``raw``, in ``raw/smsspamcollection/`` (the folder the UCI
+    zip unpacks to), anywhere below ``raw``, or ``raw`` itself when it is the file."""
+    if raw.is_dir() and not any((raw / name).is_file() for name in SMS_NAMES):
+        below = sorted(p for name in SMS_NAMES for p in raw.rglob(name) if p.is_file())
+        if below:
+            return below[0]
+    return find_first(raw, (*SMS_NAMES, ""), SMS_URL, "file SMSSpamCollection")
+
+
 def read_sms(raw: Path, dropped: Counter[str]) -> Iterator[tuple[str, str, str]]:
-    path = find_first(raw, ("SMSSpamCollection", "SMSSpamCollection.txt", ""), SMS_URL, "file")
+    path = sms_file(raw)
     with open_text(path) as handle:
         for line_no, line in enumerate(handle, start=1):
             line = line.rstrip("\r\n")
@@ -99,8 +112,11 @@ builder(
     "steb/sms_spam",
     protocol=_protocol(
         "line of SMSSpamCollection",
-        "With the full collection (5,574 messages, 747 spam) this gives 2 x 200 = 400, as in Table 15.",
+        "With the full collection (5,574 messages, 747 spam) this gives 2 x 200 = 400, as in "
+        "Table 15. Point `--raw` at the file, at the `smsspamcollection/` folder the UCI zip "
+        "unpacks to, or at any folder holding it.",
     ),
+    raw_hint="sms_spam_collection",
 )(labelled_builder(read_sms))
 builder(
     "steb/telegram-spam-ham",
