@@ -367,6 +367,12 @@ def _print_steb_scores(console, out: Path, model: str) -> None:
 @click.option(
     "--family", default=None, help="With --all: only this family (steb, arb, valla, ...)."
 )
+@click.option(
+    "--register/--no-register",
+    default=None,
+    help="Register the build in datasets' cache so that load_dataset(<hub id>) finds it "
+    "offline from any folder (default: on for one dataset id, off with --all).",
+)
 @from_options  # --from <your file or folder> --schema ... (evaluators/build_from_cli.py)
 def build(
     hub_id: str | None,
@@ -376,6 +382,7 @@ def build(
     raw_root: Path | None,
     built_root: Path,
     family: str | None,
+    register: bool | None,
     **from_values: Any,
 ) -> None:
     """Build a Hub-ready dataset folder (Parquet + card) from its raw download, or from
@@ -389,23 +396,14 @@ def build(
         return
 
     from dataset_scripts.hub_folder import build_dataset
-    from dataset_scripts.registry import all_datasets, get_dataset
+    from dataset_scripts.registry import all_datasets
     from dataset_scripts.status import BUILDABLE, BUILT, dataset_status, discover, select
 
     console = _console()
     if build_all == bool(hub_id):
         raise StylebenchError("give either a dataset id or --all")
     if hub_id:
-        spec = get_dataset(hub_id)
-        if raw is None and spec.needs_raw:
-            raw = dataset_status(spec, _corpora_root(), None).raw
-        try:
-            folder, dropped = build_dataset(spec, raw, out or built_root / spec.slug)
-        except FileNotFoundError as error:
-            raise StylebenchError(str(error)) from None
-        console.print(f"built {hub_id} -> {folder}")
-        for reason, n in sorted(dropped.items()):
-            console.print(f"  dropped {n} rows: {reason}")
+        _build_one(console, hub_id, raw, out, built_root, register is not False)
         return
     root = raw_root or _corpora_root()
     started = time.perf_counter()
@@ -497,15 +495,105 @@ def probing_build(texts: Path, text_column: str, name: str | None, out: Path) ->
         console.print(f"  {reason}: {n}")
 
 
-@cli.command()
-@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--repo-id", required=True, help="Target dataset repo, e.g. steb/STEL_feature.")
-@click.option("--private", is_flag=True)
-def push(folder: Path, repo_id: str, private: bool) -> None:
-    """Upload a built dataset folder to the Hugging Face Hub."""
-    from dataset_scripts.hub_folder import push_folder
+def _build_one(
+    console, hub_id: str, raw: Path | None, out: Path | None, built_root: Path, register: bool
+) -> None:
+    """``stylebench build <id>``: a release repo (every config it holds), ``repo:config``,
+    or an old STEB id (with its deprecation note); then registered in datasets' cache."""
+    from dataset_scripts.hub_cache import register_build
+    from dataset_scripts.hub_folder import build_dataset, build_release
+    from dataset_scripts.registry import resolve
+    from dataset_scripts.status import dataset_status
 
-    _console().print(push_folder(folder, repo_id, private=private))
+    specs, note = resolve(hub_id)
+    if note:
+        console.print(f"[yellow]{note}[/yellow]")
+    if raw is None and any(s.needs_raw for s in specs):
+        raw = next((r for s in specs if (r := dataset_status(s, _corpora_root(), None).raw)), None)
+    folder = out or built_root / specs[0].slug
+    try:
+        if specs[0].config:
+            folder, dropped, failed = build_release(specs, raw, folder)
+        else:
+            folder, single = build_dataset(specs[0], raw, folder)
+            dropped, failed = {"": single}, {}
+    except FileNotFoundError as error:
+        raise StylebenchError(str(error)) from None
+    repo = specs[0].repo
+    configs = ", ".join(c for c in dropped if c)
+    shown = f"{repo} \\[{configs}]" if configs else repo
+    console.print(f"built {shown} -> {folder}")
+    for config, reasons in dropped.items():
+        for reason, n in sorted(reasons.items()):
+            where = f"\\[{config}] " if config else ""
+            console.print(f"  {where}dropped {n} rows: {reason}")
+    if register:
+        entries = register_build(folder, repo)
+        names = ", ".join(e.config for e in entries)
+        console.print(
+            f"registered in datasets' cache ({names}): load_dataset(\"{repo}\"...) now works "
+            "offline from any folder"
+        )
+    if failed:
+        for config, error in failed.items():
+            console.print(f"[red]not built[/red] {repo} \\[{config}]: {error}")
+        raise StylebenchError(
+            f"{len(failed)} of {len(specs)} configs of {repo} could not be built from {raw}"
+        )
+
+
+@cli.command()
+@click.argument("target", required=False)
+@click.option("--repo-id", default=None, help="Target repo (default: the folder's hub id).")
+@click.option(
+    "--kind",
+    type=click.Choice(["dataset", "metric", "space"]),
+    default=None,
+    help="What TARGET is (default: guessed: a built folder, a bundled metric name, 'space').",
+)
+@click.option("--private", is_flag=True)
+@click.option(
+    "--dry-run", is_flag=True, help="Print repo id, type and every file; validate the card."
+)
+def push(
+    target: str | None, repo_id: str | None, kind: str | None, private: bool, dry_run: bool
+) -> None:
+    """Upload to the Hugging Face Hub: a built dataset folder (dataset repo), a bundled
+    metric (a Space under stylebench/<name>) or the stylebench Space."""
+    from evaluators.publish import plan_push, run_push
+
+    plan = plan_push(target, repo_id=repo_id, kind=kind)
+    console = _console()
+    console.print(f"repo id:   {plan.repo_id}\nrepo type: {plan.repo_type}\nfrom:      {plan.folder}")
+    console.print(f"card:      {plan.card_summary}")
+    for file in plan.files:
+        console.print(f"  {file}")
+    console.print(f"{len(plan.files)} files")
+    if dry_run:
+        console.print("dry run: nothing uploaded")
+        return
+    console.print(run_push(plan, private=private))
+
+
+@cli.group()
+def metrics() -> None:
+    """The bundled evaluate modules: register them for evaluate.load(<bare name>)."""
+
+
+@metrics.command(name="install")
+@click.argument("names", nargs=-1)
+def metrics_install(names: tuple[str, ...]) -> None:
+    """Register the bundled modules in evaluate's module cache so that the literal
+    evaluate.load("tpr_at_fpr") and evaluate.load("stylebench/tpr_at_fpr") work offline
+    from any folder (see the README for what would shadow them)."""
+    from evaluators.metric_cache import install_metrics
+
+    installed = install_metrics(list(names) or None)
+    console = _console()
+    for entry in installed:
+        console.print(f'evaluate.load("{entry.load_name.removeprefix("evaluate-metric/")}")  -> {entry.script}')
+    console.print(f"{len(installed)} cache entries written")
+
 
 
 # Benchmark families add their own command groups (``stylebench valla ...``): a module

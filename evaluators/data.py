@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import hashlib
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -26,6 +27,14 @@ class Table:
     split: str
     rows: list[dict[str, Any]]
     fingerprint: str
+    schema: str = ""  # the stylebench schema of the config ("" = the config's own name)
+    dataset_id: str = ""  # e.g. steb/pan23_style_change_hard for config hard of its repo
+    repo: str = ""  # the Hub repo (or the folder's recorded hub id)
+
+    @property
+    def kind(self) -> str:
+        """The schema of this table."""
+        return self.schema or self.config
 
     @property
     def source(self) -> str:
@@ -51,31 +60,163 @@ def dataset_name(ref: str) -> str:
     return path.name if path.exists() else ref
 
 
-def available_configs(ref: str) -> list[str]:
-    """Schema configs a dataset offers (``labelled_texts``, ``style_sequences``, ...)."""
+def resolve_ref(ref: str) -> tuple[str, str | None]:
+    """``(dataset ref, the one config it names or None)``.
+
+    A local folder is itself. ``<repo>:<config>`` names one config of a Hub repo. A STEB
+    dataset addressed by its pre-release-repo id (``steb/pan23_style_change_hard``) becomes
+    its repo and config, with a :class:`FutureWarning` (the old id works for one release).
+    """
+    if Path(ref).exists():
+        return ref, None
+    repo, sep, config = ref.partition(":")
+    if sep and repo.count("/") == 1:
+        return repo, config
+    if ref.count("/") == 1:
+        from dataset_scripts.registry import all_datasets, deprecation_note
+
+        spec = all_datasets().get(ref)
+        if spec is not None and spec.config:
+            warnings.warn(deprecation_note(spec), FutureWarning, stacklevel=3)
+            return spec.repo, spec.config
+    return ref, None
+
+
+def schema_for_features(features: Any) -> str | None:
+    """The stylebench schema whose columns a config's features have, or None."""
+    names = set(features or ())
+    for schema in SCHEMAS.values():
+        if names == set(schema.features):
+            return schema.name
+    probing = SCHEMAS.get("probing")
+    if probing is not None and {"id", "text"} <= names and any(n.startswith("label_") for n in names):
+        return "probing"
+    return None
+
+
+def _not_built_message(ref: str, error: Exception) -> str:
+    """Why a Hub id could not be read, and what to do (build it, or a close id)."""
+    from dataset_scripts.registry import releases, unknown_dataset_message
+
+    first = str(error).splitlines()[0] if str(error) else ""
+    specs = releases().get(ref)
+    if specs:
+        spec = specs[0]
+        return (
+            f"{ref} is not built on this machine and the Hub cannot serve it "
+            f"({type(error).__name__}: {first}). Build it with `stylebench build {ref} --raw "
+            f"<download of {spec.source_url}>`; it then loads offline as "
+            f'load_dataset("{ref}"{", <config>" if spec.config else ""}) from any folder'
+        )
+    return f"{unknown_dataset_message(ref)} ({type(error).__name__}: {first})"
+
+
+def _local_schemas(folder: Path) -> dict[str, str]:
+    from dataset_scripts.hub_folder import built_configs
+
+    recorded = {c: v["schema"] for c, v in built_configs(folder).items()}
+    if recorded:
+        return recorded
+    from datasets import get_dataset_config_names, load_dataset_builder
+
+    out = {}
+    for name in get_dataset_config_names(str(folder)):
+        if name in SCHEMAS:
+            out[name] = name
+            continue
+        with quiet_datasets():
+            schema = schema_for_features(load_dataset_builder(str(folder), name).info.features)
+        if schema:
+            out[name] = schema
+    return out
+
+
+def _hub_schemas(ref: str) -> dict[str, str]:
     from datasets import get_dataset_config_names
 
+    from dataset_scripts.hub_cache import cached_configs
+    from dataset_scripts.registry import find_config, releases
+
+    names = get_dataset_config_names(ref)
+    if names == ["default"]:  # datasets' cache answers with one "default" config
+        names = cached_configs(ref) or names
+    out = {}
+    known = {s.config: s for s in releases().get(ref, []) if s.config}
+    for name in names:
+        if name in SCHEMAS:
+            out[name] = name
+        elif name in known:
+            spec = find_config(ref, name)
+            tasks = spec.extra.get("task_types", ()) if spec is not None else ()
+            out[name] = _schema_of_tasks(tasks) or _schema_from_builder(ref, name) or ""
+        else:
+            out[name] = _schema_from_builder(ref, name) or ""
+    return {k: v for k, v in out.items() if v}
+
+
+def _schema_of_tasks(tasks: Any) -> str | None:
+    from dataset_scripts.schemas import schema_for_task
+
+    for task in tasks:
+        try:
+            return schema_for_task(task).name
+        except DataError:  # another family's task name
+            continue
+    return None
+
+
+def _schema_from_builder(ref: str, config: str) -> str | None:
+    from datasets import load_dataset_builder
+
+    with quiet_datasets():
+        return schema_for_features(load_dataset_builder(ref, config).info.features)
+
+
+def config_schemas(ref: str) -> dict[str, str]:
+    """``{config: schema}`` of the configs a dataset offers for evaluation.
+
+    Configs are schema-named (``labelled_texts``, ...) for a dataset that is its own repo
+    and named for the STEB dataset in a release repo (``easy`` in
+    ``steb/pan23_style_change``); the release's ``all`` view repeats its configs and is
+    left out. ``ref`` is a folder, a Hub id, ``<repo>:<config>`` or an old STEB id.
+    """
+    from dataset_scripts.cards import ALL_CONFIG
     from dataset_scripts.custom.suggest import not_a_dataset_message
 
     problem = not_a_dataset_message(ref)  # a CSV, a folder of .txt files, ...
     if problem is not None:
         raise DataError(problem)
+    target, only = resolve_ref(ref)
     try:
-        names = get_dataset_config_names(ref)
+        local = Path(target).is_dir()
+        found = _local_schemas(Path(target)) if local else _hub_schemas(target)
     except FileNotFoundError as error:
+        if not Path(target).exists() and target.count("/") == 1:
+            raise StylebenchError(_not_built_message(target, error)) from None
         raise StylebenchError(f"dataset {ref!r} not found: {error}".splitlines()[0]) from None
     except Exception as error:  # network / auth errors from the Hub client
+        if not Path(target).exists() and target.count("/") == 1:
+            raise StylebenchError(_not_built_message(target, error)) from None
         raise StylebenchError(
             f"cannot read dataset {ref!r} ({type(error).__name__}: {str(error).splitlines()[0]}); "
             "offline? build it locally with `stylebench build` and pass the folder"
         ) from None
-    known = [n for n in names if n in SCHEMAS]
-    if not known:
+    if len(found) > 1:
+        found.pop(ALL_CONFIG, None)
+    if only is not None:
+        if only not in found:
+            raise DataError(f"{target} has no config {only!r} (configs: {', '.join(found)})")
+        found = {only: found[only]}
+    if not found:
         raise DataError(
-            f"dataset {ref!r} has configs {names}, none of which is a stylebench schema "
-            f"({', '.join(SCHEMAS)})"
+            f"dataset {ref!r} has no config with a stylebench schema ({', '.join(SCHEMAS)})"
         )
-    return known
+    return found
+
+
+def available_configs(ref: str) -> list[str]:
+    """Configs a dataset offers for evaluation (see :func:`config_schemas`)."""
+    return list(config_schemas(ref))
 
 
 def _content_hash(folder: Path, config: str) -> str:
@@ -117,11 +258,46 @@ def _content_hash(folder: Path, config: str) -> str:
     return digest.hexdigest()[:16]
 
 
+def _dataset_id(ref: str, config: str, local: bool) -> tuple[str, str]:
+    """(dataset id, repo) of a loaded config: for a config of a release repo the STEB
+    dataset it is (``steb/pan23_style_change_hard``), else the repo itself."""
+    if local:
+        from dataset_scripts.hub_folder import BUILD_INFO, built_configs
+
+        try:
+            import json
+
+            repo = json.loads((Path(ref) / BUILD_INFO).read_text(encoding="utf-8"))["hub_id"]
+        except (OSError, ValueError, KeyError):
+            return "", ""
+        return str(built_configs(Path(ref)).get(config, {}).get("dataset", repo)), str(repo)
+    from dataset_scripts.registry import find_config
+
+    spec = find_config(ref, config)
+    return (spec.hub_id if spec is not None else ref), ref
+
+
 def load_table(ref: str, config: str, split: str | None = None) -> Table:
-    """Load and validate one config of a dataset."""
+    """Load and validate one config of a dataset.
+
+    ``ref``: a folder, a Hub id, ``<repo>:<config>`` or an old STEB id (see
+    :func:`resolve_ref`). A schema name as ``config`` still selects the one config of that
+    schema in a release folder built from a single STEB dataset.
+    """
     from datasets import load_dataset
 
+    given = ref
+    ref, only = resolve_ref(ref)
+    config = only or config
     local = Path(ref).is_dir()
+    schema: str | None = None
+    if local:
+        schemas = _local_schemas(Path(ref))
+        if config not in schemas and config in SCHEMAS:
+            matches = [c for c, s in schemas.items() if s == config]
+            if len(matches) == 1:
+                config = matches[0]
+        schema = schemas.get(config)
     try:
         with quiet_datasets():
             # datasets 5.x keys the cache of a local folder by its name, not its content:
@@ -136,8 +312,10 @@ def load_table(ref: str, config: str, split: str | None = None) -> Table:
                 verification_mode="no_checks" if local else None,
             )
     except Exception as error:
+        if not local and ref.count("/") == 1 and not Path(ref).exists():
+            raise StylebenchError(_not_built_message(ref, error)) from None
         raise StylebenchError(
-            f"cannot load {ref!r} config {config!r}: {type(error).__name__}: "
+            f"cannot load {given!r} config {config!r}: {type(error).__name__}: "
             f"{str(error).splitlines()[0] if str(error) else ''}"
         ) from None
     splits = list(dataset_dict)
@@ -145,8 +323,18 @@ def load_table(ref: str, config: str, split: str | None = None) -> Table:
     if chosen not in dataset_dict:
         raise DataError(f"{ref!r} config {config!r} has no split {chosen!r} (has {splits})")
     data = dataset_dict[chosen]
+    if schema is None:
+        schema = config if config in SCHEMAS else schema_for_features(data.features)
+    if schema is None:
+        raise DataError(
+            f"{ref!r} config {config!r}: columns {list(data.features)} match no stylebench "
+            f"schema ({', '.join(SCHEMAS)})"
+        )
     rows = data.to_list()
     fingerprint = _content_hash(Path(ref), config) if local else data._fingerprint
-    table = Table(ref, dataset_name(ref), config, chosen, rows, fingerprint)
-    validate_rows(config, rows, table.source)
+    dataset_id, repo = _dataset_id(ref, config, local)
+    # result folders and display: the STEB dataset of a release config, else as before
+    name = dataset_id.replace("/", "__") if dataset_id and dataset_id != repo else dataset_name(ref)
+    table = Table(ref, name, config, chosen, rows, fingerprint, schema, dataset_id, repo)
+    validate_rows(schema, rows, table.source)
     return table

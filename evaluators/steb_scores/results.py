@@ -158,7 +158,9 @@ def read_result(path: Path) -> Score:
     cis, ci_units = _cis(payload.get("details"))
     return Score(
         model=str(model),
-        dataset=hub_id_for(str(dataset.get("name", "")), dataset.get("ref")),
+        # a release config records the STEB dataset it is ("id"); older files do not
+        dataset=str(dataset.get("id") or "")
+        or hub_id_for(str(dataset.get("name", "")), dataset.get("ref")),
         task=str(task),
         main_score_name=str(main_name),
         metrics=metrics,
