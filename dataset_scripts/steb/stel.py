@@ -82,17 +82,18 @@ def iter_stel_rows(path: Path) -> Iterator[tuple[int, dict[str, str]]]:
             for values in reader:
                 where = f"{path} line {line}"
                 if values:
+                    for index, value in enumerate(values):
+                        if "\t" in value:
+                            column = header[index] if index < len(header) else index + 1
+                            raise DataError(
+                                f"{where}: column {column!r} holds a tab: an unbalanced "
+                                "double quote merged this row with the following ones"
+                            )
                     if len(values) != len(header):
                         raise DataError(
                             f"{where}: {len(values)} tab-separated fields, the header has "
                             f"{len(header)} (a truncated, short or over-long row)"
                         )
-                    for column, value in zip(header, values, strict=True):
-                        if "\t" in value:
-                            raise DataError(
-                                f"{where}: column {column!r} holds a tab: an unbalanced "
-                                "double quote merged this row with the following ones"
-                            )
                     n_rows += 1
                     yield line, dict(zip(header, values, strict=True))
                 line = reader.line_num + 1

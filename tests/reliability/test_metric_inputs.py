@@ -55,7 +55,7 @@ def test_float_labels_refused_on_every_path(modules, name: str, path: str) -> No
 @pytest.mark.parametrize("path", ["compute", "add_batch", "add"])
 def test_macro_accuracy_float_and_mixed_labels_refused(modules, path: str) -> None:
     module = modules["macro_accuracy"]
-    with pytest.raises(ValueError, match="must hold integers; got 0.9"):
+    with pytest.raises(ValueError, match=r"must hold integers; got 0\.9"):
         _paths(module, [0.9, 1.0, 0.0], [1, 1, 0])[path]()
     with pytest.raises(ValueError, match="fit none of the accepted input types"):
         _paths(module, ["0", "1"], [0, 1])[path]()
@@ -64,7 +64,7 @@ def test_macro_accuracy_float_and_mixed_labels_refused(modules, path: str) -> No
 
 @pytest.mark.parametrize("path", ["compute", "add_batch", "add"])
 def test_auroc_refuses_text_scores(modules, path: str) -> None:
-    with pytest.raises(ValueError, match="predictions.* must hold numbers; got '0.1'"):
+    with pytest.raises(ValueError, match=r"predictions.* must hold numbers; got '0\.1'"):
         _paths(modules["auroc"], ["0.1", "0.9", "0.2", "0.8"], [0, 1, 0, 1])[path]()
 
 
@@ -109,12 +109,12 @@ def test_order_alignment_empty_and_ragged(modules) -> None:
     )
     with pytest.raises(ValueError, match=r"must hold numbers; got 'x'"):
         module.compute(predictions=[[[0.1, "x"], [0.8, 0.2]], costs[1]], references=expected)
-    with pytest.raises(ValueError, match="must hold integers; got 0.5"):
+    with pytest.raises(ValueError, match=r"must hold integers; got 0\.5"):
         module.compute(predictions=costs, references=[[0, 1], [0, 1, 0.5]])
 
 
 def test_fpr_given_as_text_refused(modules) -> None:
-    with pytest.raises(ValueError, match="fpr must be a number in \\(0, 1\\); got '0.01'"):
+    with pytest.raises(ValueError, match=r"fpr must be a number in \(0, 1\); got '0\.01'"):
         modules["tpr_at_fpr"].compute(predictions=SCORES, references=LABELS, fpr="0.01")
     with pytest.raises(ValueError, match="max_fpr must be a number"):
         modules["auroc"].compute(predictions=SCORES, references=LABELS, max_fpr="0.5")
@@ -142,7 +142,7 @@ def test_max_fpr_one_is_the_full_auc_as_in_sklearn(modules) -> None:
 @pytest.mark.parametrize("name", sorted(list_metrics()))
 def test_every_module_refuses_empty_and_mismatched_input(modules, name: str) -> None:
     module = modules[name]
-    with pytest.raises(ValueError, match="is empty|is missing"):
+    with pytest.raises(ValueError, match=r"is empty|is missing"):
         module.compute(predictions=[], references=[])
     with pytest.raises(ValueError):
         module.add_batch(predictions=[1], references=None)
