@@ -169,7 +169,7 @@ def form_tables(
         raise DataError(f"--schema must be one of {', '.join(SCHEMA_CHOICES)}, got {schema!r}")
     if schema in ("labelled_texts", "retrieval", "probing"):
         docs = _documents(source, options, dropped, need_label=schema != "probing")
-        passages = forming.to_passages(
+        passages, links = forming.to_passages(
             docs,
             dropped,
             chunk_words_n=options.chunk_words,
@@ -188,6 +188,7 @@ def form_tables(
                     texts_per_episode=options.texts_per_query,
                     episodes=options.queries_per_author,
                     seed=options.seed,
+                    links=links,
                 )
             }
         from dataset_scripts.steb.probing import probing_table

@@ -7,7 +7,10 @@ Passages
 spaces). The words after the last full passage are dropped and counted, and a document
 shorter than ``n`` words yields no passage (counted), so every passage has the same
 length. ``chunks_per_doc`` keeps ``k`` passages per document, drawn with
-``random.Random(seed)`` in document source order and kept in document order.
+``random.Random(seed)`` in document source order and kept in document order. A passage
+(or, without chunking, a document) whose text equals an earlier one is dropped and
+counted (:func:`unique_texts`); the two documents are then near-duplicates, and the
+retrieval split treats them as one document.
 
 Retrieval (STEB App. C.9)
 -------------------------
@@ -64,35 +67,86 @@ def to_passages(
     chunk_words_n: int | None = None,
     chunks_per_doc: int | None = None,
     seed: int = 42,
-) -> list[Passage]:
-    """Documents -> passages (see the module docstring); without ``chunk_words_n`` every
-    document is one passage (``chunks_per_doc`` then needs chunking and is refused)."""
+) -> tuple[list[Passage], list[tuple[str, str]]]:
+    """Documents -> unique passages and the near-duplicate document links (see the module
+    docstring); without ``chunk_words_n`` every document is one passage (``chunks_per_doc``
+    then needs chunking and is refused). Duplicates are removed over *all* passages
+    before the per-document sample, so every near-duplicate pair is found."""
     if chunk_words_n is None:
         if chunks_per_doc is not None:
             raise DataError("--chunks-per-doc needs --chunk-words")
-        return list(documents)
+        return unique_texts(documents, dropped)
     if chunks_per_doc is not None and chunks_per_doc < 1:
         raise DataError(f"--chunks-per-doc must be >= 1, got {chunks_per_doc}")
-    rng = random.Random(seed)
-    out: list[Passage] = []
+    pieces: list[Passage] = []
     for doc in documents:
-        pieces, rest = chunk_words(doc.text, chunk_words_n)
-        if not pieces:
+        parts, rest = chunk_words(doc.text, chunk_words_n)
+        if not parts:
             dropped[f"documents shorter than {chunk_words_n} words (no full passage)"] += 1
             continue
         if rest:
             dropped[f"partial passages after the last full {chunk_words_n}-word passage"] += 1
-        index = list(range(len(pieces)))
-        if chunks_per_doc is not None and len(pieces) > chunks_per_doc:
+        for i, part in enumerate(parts):
+            pieces.append(
+                Passage(f"{doc.id}#p{i}", part, doc.label, doc.document, doc.where, doc.extra)
+            )
+    pieces, links = unique_texts(pieces, dropped)
+    if chunks_per_doc is None:
+        return pieces, links
+    rng = random.Random(seed)
+    by_doc: dict[tuple[str | None, str], list[Passage]] = defaultdict(list)
+    for p in pieces:
+        by_doc[(p.label, p.document)].append(p)
+    out: list[Passage] = []
+    for members in by_doc.values():
+        if len(members) > chunks_per_doc:
             dropped[f"passages beyond {chunks_per_doc} per document (seeded sample)"] += (
-                len(pieces) - chunks_per_doc
+                len(members) - chunks_per_doc
             )
-            index = sorted(rng.sample(index, chunks_per_doc))
-        for i in index:
-            out.append(
-                Passage(f"{doc.id}#p{i}", pieces[i], doc.label, doc.document, doc.where, doc.extra)
-            )
-    return out
+            members = [members[i] for i in sorted(rng.sample(range(len(members)), chunks_per_doc))]
+        out.extend(members)
+    return out, links
+
+
+def unique_texts(
+    passages: Sequence[Passage], dropped: Counter[str]
+) -> tuple[list[Passage], list[tuple[str, str]]]:
+    """Passages whose text was seen before are dropped (counted), and the pair (document
+    of the kept copy, document of the dropped copy) is returned: a repeated text would
+    pair with itself, and two documents sharing a passage are near-duplicates that a
+    retrieval split must keep on one side (CCAT50 has such article pairs)."""
+    first: dict[str, Passage] = {}
+    out, links = [], []
+    for p in passages:
+        kept = first.get(p.text)
+        if kept is not None:
+            dropped["duplicate texts (identical to an earlier passage; first kept)"] += 1
+            if kept.label == p.label and kept.document != p.document:
+                links.append((kept.document, p.document))
+            continue
+        first[p.text] = p
+        out.append(p)
+    return out, links
+
+
+def _merge_documents(
+    passages: Sequence[Passage], links: Sequence[tuple[str, str]]
+) -> dict[str, str]:
+    """document -> representative document, merging linked documents (union-find)."""
+    parent: dict[str, str] = {}
+
+    def find(d: str) -> str:
+        parent.setdefault(d, d)
+        while parent[d] != d:
+            parent[d] = parent[parent[d]]
+            d = parent[d]
+        return d
+
+    for a, b in links:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[rb] = ra
+    return {p.document: find(p.document) for p in passages}
 
 
 def labelled_rows(passages: Sequence[Passage]) -> list[dict[str, Any]]:
@@ -106,15 +160,22 @@ def retrieval_rows(
     texts_per_episode: int | None = None,
     episodes: int = 1,
     seed: int = 42,
+    links: Sequence[tuple[str, str]] = (),
 ) -> list[dict[str, Any]]:
-    """Query and target rows split by document (see the module docstring)."""
+    """Query and target rows split by document (see the module docstring); documents
+    joined by ``links`` (near-duplicates, from :func:`unique_texts`) count as one."""
     if texts_per_episode is not None and texts_per_episode < 1:
         raise DataError(f"--texts-per-query must be >= 1, got {texts_per_episode}")
     if episodes < 1:
         raise DataError(f"--queries-per-author must be >= 1, got {episodes}")
     by_author: dict[str, dict[str, list[Passage]]] = defaultdict(lambda: defaultdict(list))
+    merged = _merge_documents(passages, links)
+    if any(merged[d] != d for d in merged):
+        dropped["documents joined to a near-duplicate for the split (they share a passage)"] += sum(
+            1 for d in merged if merged[d] != d
+        )
     for p in passages:
-        by_author[str(p.label)][p.document].append(p)
+        by_author[str(p.label)][merged[p.document]].append(p)
     rng = random.Random(seed)
     rows: list[dict[str, Any]] = []
     for author, docs in by_author.items():
