@@ -105,7 +105,10 @@ def front_matter(
         configs=configs,
     )
     if license_id not in _SPDX:
-        card.license_name = spec.license if len(licenses) <= 1 else "see the card"
+        if members and len({m.license for m in members.values()}) > 1:
+            card.license_name = "; ".join(f"{c}: {m.license}" for c, m in members.items())
+        else:
+            card.license_name = next(iter(members.values())).license if members else spec.license
     if infos:
         DatasetInfosDict(
             {c: DatasetInfo(features=f, config_name=c) for c, f in infos.items()}

@@ -326,6 +326,12 @@ def build_release(
         old_tables, old_schemas = _previous_tables(out_dir, previous)
         tables.update(old_tables)
         schemas.update(old_schemas)
+        try:
+            old_info = json.loads((out_dir / BUILD_INFO).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            old_info = {}
+        for config in old_tables:  # their drop counts travel with them
+            dropped[config] = dict(old_info.get("dropped_by_config", {}).get(config, {}))
         all_specs.update({c: find_config(repo, c) for c in old_tables})  # type: ignore[misc]
     from dataset_scripts.registry import releases
 

@@ -46,15 +46,18 @@ def test_build_all_and_list(corpora: Path, tmp_path: Path) -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    assert (built / "steb__STEL_feature" / "README.md").is_file()
+    # STEL is one release: its two STEB datasets are configs of steb/STEL
+    assert (built / "steb__STEL" / "README.md").is_file()
     assert dataset_status(get_dataset("steb/STEL_feature"), corpora, built).kind == BUILT
     listing = runner.invoke(
         cli, ["list", "datasets", "--task", "order_alignment", "--built-root", str(built)]
     )
     assert listing.exit_code == 0 and "STEL_feature" in listing.output and "built" in listing.output
-    card = (built / "steb__STEL_feature" / "README.md").read_text()
-    assert "| order_alignment | 3 | 200 | 600 | 600 |" in card  # Table 15 vs this build
-    assert "capped at 100 rows" in card and "license: mit" in card
+    card = (built / "steb__STEL" / "README.md").read_text()
+    assert "| `feature` order_alignment | 3 | 200 | 600 | 600 |" in card  # Table 15 vs build
+    assert "- config_name: feature" in card and "- config_name: register" in card
+    # the two configs' licences differ in wording (GYAFC terms for register): "other", named
+    assert "capped at 100 rows" in card and "license: other" in card and "feature: MIT" in card
 
 
 def test_build_needs_id_or_all() -> None:
