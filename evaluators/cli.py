@@ -11,6 +11,7 @@ import click
 
 from evaluators.build_from_cli import build_from, from_options
 from evaluators.errors import StylebenchError
+from evaluators.tabular import plural
 
 
 def _default_cache() -> Path:
@@ -23,7 +24,9 @@ def _default_cache() -> Path:
 def _console():
     from rich.console import Console
 
-    return Console()
+    # soft wrap: messages are printed whole (a terminal wraps them itself; a pipe or a log
+    # gets one line per message, never a phrase cut at column 80); tables keep their width
+    return Console(soft_wrap=True)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -88,6 +91,14 @@ def _corpora_root() -> Path | None:
     show_default=True,
     help="datasets: folder of built datasets.",
 )
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["auto", "table", "tsv", "md", "csv", "json"]),
+    default="auto",
+    show_default=True,
+    help="auto: a table in a terminal wide enough for whole ids and URLs, TSV otherwise.",
+)
 def list_(
     what: str,
     language: str | None,
@@ -95,27 +106,28 @@ def list_(
     family: str | None,
     raw_root: Path | None,
     built_root: Path,
+    fmt: str,
 ) -> None:
     """List tasks, encoders, datasets or metrics known to stylebench."""
-    from rich.table import Table
+    from evaluators.tabular import print_rows
 
-    table = Table()
+    columns: list[str] = []
+    rows: list[list[str]] = []
+    caption = None
     if what == "tasks":
         from dataset_scripts.schemas import schema_for_task
         from evaluators.tasks import EVALUATORS
 
-        for column in ("task", "schema", "main score", "protocol"):
-            table.add_column(column)
+        columns = ["task", "schema", "main score", "protocol"]
         for name, cls in EVALUATORS.items():
-            table.add_row(name, schema_for_task(name).name, cls.main_score_name, cls.description)
+            rows.append([name, schema_for_task(name).name, cls.main_score_name, cls.description])
     elif what == "encoders":
         from evaluators.encoders import list_encoders
 
-        for column in ("encoder", "kind", "available", "description"):
-            table.add_column(column)
+        columns = ["encoder", "kind", "available", "description"]
         for entry in list_encoders():
             ok = "yes" if entry.get("available") else f"no: {entry.get('reason', '')}"
-            table.add_row(entry["name"], entry.get("kind", ""), ok, entry.get("description", ""))
+            rows.append([entry["name"], entry.get("kind", ""), ok, entry.get("description", "")])
     elif what == "datasets":
         from collections import Counter
 
@@ -126,29 +138,29 @@ def list_(
         root = raw_root or _corpora_root()
         found = discover(root)
         statuses = [dataset_status(s, root, built_root, found) for s in specs]
-        for column in ("dataset", "tasks", "lang", "status", "licence"):
-            table.add_column(column, overflow="fold")
+        columns = ["dataset", "tasks", "lang", "status", "licence"]
         for status in sorted(statuses, key=lambda st: st.spec.hub_id.lower()):
             spec = status.spec
-            table.add_row(
-                spec.hub_id,
-                ", ".join(task_types(spec)),
-                ",".join(spec.language),
-                status.line(),
-                spec.license.split(";")[0],
+            rows.append(
+                [
+                    spec.hub_id,
+                    ", ".join(task_types(spec)),
+                    ",".join(spec.language),
+                    status.line(),
+                    spec.license.split(";")[0],
+                ]
             )
         tally = Counter(st.kind for st in statuses)
-        table.caption = f"{len(statuses)} datasets: " + ", ".join(
+        caption = f"{len(statuses)} datasets: " + ", ".join(
             f"{n} {k}" for k, n in sorted(tally.items())
         )
     else:
         from evaluators.metric_loading import list_metrics
 
-        table.add_column("metric")
-        table.add_column("load with")
+        columns = ["metric", "load with"]
         for name in list_metrics():
-            table.add_row(name, f'load_metric("{name}")')
-    _console().print(table)
+            rows.append([name, f'load_metric("{name}")'])
+    print_rows(_console(), columns, rows, fmt, caption)
 
 
 @cli.command()
@@ -435,7 +447,7 @@ def build(
         built += 1
         console.print(
             f"built {spec.hub_id} -> {folder} ({time.perf_counter() - t0:.1f} s, "
-            f"{sum(dropped.values())} rows dropped: see its card)"
+            f"{plural(sum(dropped.values()), 'row')} dropped: see its card)"
         )
     console.print(
         f"{built} datasets built, {len(failed)} failed, {len(absent)} lack their files in the "
@@ -526,7 +538,7 @@ def _build_one(
     for config, reasons in dropped.items():
         for reason, n in sorted(reasons.items()):
             where = f"\\[{config}] " if config else ""
-            console.print(f"  {where}dropped {n} rows: {reason}")
+            console.print(f"  {where}dropped {plural(n, 'row')}: {reason}")
     if register:
         entries = register_build(folder, repo)
         names = ", ".join(e.config for e in entries)

@@ -12,7 +12,7 @@ from dataset_scripts.demo.source_text import SENTENCES
 from dataset_scripts.hub_folder import build_dataset
 from dataset_scripts.registry import get_dataset
 from evaluators.encoders import get_encoder, list_encoders
-from evaluators.report import plot_scores, summary_rows, write_csv
+from evaluators.report import chance_levels, plot_scores, summary_rows, write_csv
 from evaluators.runner import Runner, RunRecord, plan_tasks
 
 DEMO_MODELS = ("tfidf-ngrams", "function-words", "stylometric", "minilm")
@@ -71,5 +71,11 @@ def run_demo(out: Path, models: list[str] | None = None, progress: bool = True) 
         records[name] = runner.run(specs)
     rows = summary_rows(records, DEMO_ALSO)
     csv_path = write_csv(rows, out / "summary.csv")
-    chart_path = plot_scores(rows, out / "demo_scores.png", title="stylebench demo suite")
+    chart_path = plot_scores(
+        rows,
+        out / "demo_scores.png",
+        title="stylebench demo suite",
+        chance=chance_levels(records),
+        note="a pipeline smoke test on generated data, not a STEB result",
+    )
     return DemoOutput(records, dataset_dir, out / "results", csv_path, chart_path, skipped)

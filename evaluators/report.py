@@ -28,6 +28,59 @@ def summary_rows(
     return rows
 
 
+#: how people write the task types and metric names (charts, tables)
+READABLE = {
+    "clustering": "clustering",
+    "all_to_all_pairs": "all-to-all pairs",
+    "predefined_pairs": "predefined pairs",
+    "order_alignment": "order alignment",
+    "retrieval": "retrieval",
+    "probing": "probing",
+    "v_measure": "V-measure",
+    "auc": "AUROC",
+    "accuracy": "accuracy",
+    "distractor_accuracy": "distractor accuracy",
+    "mrr": "MRR",
+    "mean_accuracy": "mean accuracy",
+}
+
+
+def readable(name: str) -> str:
+    """``all_to_all_pairs`` -> ``all-to-all pairs``, ``auc`` -> ``AUROC``, ..."""
+    return READABLE.get(name, name.replace("_", " "))
+
+
+def chance_levels(records_by_model: dict[str, Sequence[RunRecord]]) -> dict[tuple, float]:
+    """The score a random encoder gets, per (dataset, task, metric) where it is known
+    from the result's counts: AUROC 0.5; V-measure 0; order-alignment accuracy 1/k for
+    sequences of k positions (a random assignment has one fixed point on average); MRR
+    H(n)/n for n targets with one relevant each.
+
+    >>> round(_mrr_chance(16), 4)
+    0.2113
+    """
+    chance: dict[tuple, float] = {}
+    for records in records_by_model.values():
+        for r in records:
+            res, counts = r.result, r.result.counts
+            key = (res.dataset, res.task_type)
+            if res.task_type in ("all_to_all_pairs", "predefined_pairs"):
+                chance[(*key, "auc")] = 0.5
+            elif res.task_type == "clustering":
+                chance[(*key, "v_measure")] = 0.0
+            elif res.task_type == "order_alignment" and counts.get("n_positions"):
+                chance[(*key, "accuracy")] = 1.0 / counts["n_positions"]
+            elif res.task_type == "retrieval" and counts.get("n_queries") == counts.get(
+                "n_targets", -1
+            ):  # one target per author
+                chance[(*key, "mrr")] = _mrr_chance(counts["n_targets"])
+    return chance
+
+
+def _mrr_chance(n: int) -> float:
+    return sum(1.0 / k for k in range(1, n + 1)) / n
+
+
 def _columns(rows: Sequence[Row]) -> list[tuple[str, str, str]]:
     return list(dict.fromkeys((d, t, n) for _, d, t, n, _ in rows))
 
@@ -46,9 +99,7 @@ def render_table(rows: Sequence[Row], title: str = "stylebench results"):
     table = Table(title=f"{title} on {next(iter(datasets))}" if one else title)
     table.add_column("model", style="bold", no_wrap=True)
     for dataset, task, name in columns:
-        table.add_column(
-            _label(dataset, task.replace("_", " "), name.replace("_", " "), one), justify="right"
-        )
+        table.add_column(_label(dataset, readable(task), readable(name), one), justify="right")
     values = {(m, d, t, n): v for m, d, t, n, v in rows}
     for model in dict.fromkeys(m for m, *_ in rows):
         cells = [f"{values[(model, *c)]:.3f}" if (model, *c) in values else "-" for c in columns]
@@ -64,8 +115,16 @@ def write_csv(rows: Sequence[Row], path: Path) -> Path:
     return path
 
 
-def plot_scores(rows: Sequence[Row], path: Path, title: str = "stylebench results") -> Path:
-    """Grouped bar chart: tasks on the x axis, one bar per model."""
+def plot_scores(
+    rows: Sequence[Row],
+    path: Path,
+    title: str = "stylebench results",
+    chance: dict[tuple, float] | None = None,
+    note: str | None = None,
+) -> Path:
+    """Grouped bar chart: tasks on the x axis, one bar per model; a dashed line per
+    column at the score of a random encoder where ``chance`` knows it; ``note`` under
+    the title (e.g. that the demo is a pipeline smoke test)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -83,10 +142,25 @@ def plot_scores(rows: Sequence[Row], path: Path, title: str = "stylebench result
         heights = [values.get((model, *c), np.nan) for c in columns]
         bars = ax.bar(x + (i - (len(models) - 1) / 2) * width, heights, width, label=model)
         ax.bar_label(bars, fmt="%.2f", fontsize=7, padding=1)
-    ax.set_xticks(x, [_label(d, t, n, one) for d, t, n in columns], fontsize=8)
+    marked = False
+    for i, column in enumerate(columns):
+        level = (chance or {}).get(column)
+        if level is not None:
+            ax.hlines(
+                level,
+                i - 0.45,
+                i + 0.45,
+                colors="black",
+                linestyles="dashed",
+                linewidth=1,
+                label=None if marked else "chance (random encoder)",
+            )
+            marked = True
+    labels = [_label(d, readable(t), readable(n), one) for d, t, n in columns]
+    ax.set_xticks(x, labels, fontsize=8)
     ax.set_ylim(0, 1.08)
     ax.set_ylabel("score")
-    ax.set_title(title)
+    ax.set_title(title if not note else f"{title}\n{note}", fontsize=10)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()

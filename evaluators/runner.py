@@ -136,7 +136,7 @@ class Runner:
         missing = [t for t in unique if t not in found]
         bar = tqdm(
             total=len(missing),
-            desc=f"embed {label}".strip(),
+            desc=f"{self.model_name}: embed {label}".strip().rstrip(":"),
             unit="text",
             disable=not self.progress or not missing,
             leave=False,

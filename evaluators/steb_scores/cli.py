@@ -116,7 +116,14 @@ def scores(
 
 
 @COMMAND.command()
-@_results_option
+@click.option(
+    "--results",
+    "results",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="A results folder written by `stylebench run`; repeatable (default: none, the "
+    "paper's models only).",
+)
 @_clusters_option
 @click.option(
     "--view",
@@ -142,11 +149,20 @@ def leaderboard(
     n_boot: int,
     seed: int,
 ) -> None:
-    """Your runs beside the paper's 40 models (Tables 6-9), best/second marked."""
+    """Your runs beside the paper's 40 models (Tables 6-9), best/second marked; without
+    --results, the paper's models alone."""
+    from evaluators.errors import StylebenchError
     from evaluators.steb_scores.leaderboard import build_leaderboard, export, render_rich
 
-    _, summary = _summary(results, clusters_file, n_boot, seed)
+    if not results and no_paper:
+        raise StylebenchError("nothing to show: give --results, or leave out --no-paper")
+    summary = _summary(results, clusters_file, n_boot, seed)[1] if results else None
     console = _console()
+    if summary is None:
+        console.print(
+            "[dim]the paper's 40 models (STEB Tables 6-9); add your runs with "
+            "--results <folder of `stylebench run`>[/dim]"
+        )
     for name in VIEWS if view == "all" else (view,):
         board = build_leaderboard(name, summary, include_paper=not no_paper)
         console.print(render_rich(board))

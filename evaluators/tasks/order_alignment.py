@@ -183,6 +183,9 @@ class OrderAlignmentEvaluator(TaskEvaluator):
         }
         n_pairs = int(main["plain"].size)
         counts = {"n_sequences": len(table.rows), "n_groups": len(per_group), "n_pairs": n_pairs}
+        lengths = {len(seqs[0]) for seqs in groups.values() if len(seqs) >= 2}
+        if len(lengths) == 1:  # one sequence length k: a random alignment scores 1/k
+            counts["n_positions"] = lengths.pop()
         unit_plain = main["plain"]
         unit_distractor = (main["last"] + main["first"]) / 2
         units = {
