@@ -92,8 +92,7 @@ def test_pan23_easy_from_published_layout() -> None:
     assert dropped == {
         "documents of split folder 'pan23-multi-author-analysis-dataset1/"
         "pan23-multi-author-analysis-dataset1-train' (not used)": 1,
-        "document whose truth has a different number of change flags than boundaries "
-        "between its units": 1,
+        pan_style_change.MISMATCH: 1,
     }
     medium, _ = _build("steb/pan23_style_change_medium", FIXTURES / "pan23")
     assert [(r["text1"], r["label"]) for r in medium] == [("Medium one.", 1), ("Medium two.", 0)]
@@ -120,21 +119,28 @@ def _write_problem(folder: Path, n: int, units: list[str], changes: list[int]) -
 
 
 def test_pan26_downsampling_keeps_every_change(tmp_path: Path) -> None:
+    """STEB's loader rule (issue 19): every change kept; each document keeps
+    min(n_same, round(rate * n_same)) same-author pairs, rate = #different / #same of the
+    split, drawn by ONE random.Random(42) walking the documents in file-name order."""
+    import random
+
     folder = tmp_path / "easy" / "train"
     changes = [0, 0, 1, 0, 0, 0, 1, 0, 0, 0]
     _write_problem(folder, 1, [f"sentence {i}." for i in range(11)], changes)
     _write_problem(folder, 2, [f"other {i}." for i in range(4)], [0, 0, 0])  # no change
     rows, dropped = _build("steb/pan26_style_change_easy", tmp_path)
-    labels = Counter(r["label"] for r in rows)
-    assert labels == {0: 2, 1: 2}
     assert {r["id"] for r in rows if r["label"] == 0} == {"problem-1-2", "problem-1-6"}
-    assert dropped == {"same-author pairs removed by PAN26 per-document down-sampling": 6 + 3}
-    # the kept same-author pairs are the seeded draw, in document order
-    same = [i for i, c in enumerate(changes) if c == 0]
-    import random
-
-    expected = sorted(random.Random("42:problem-1").sample(same, 2))
-    assert [r["id"] for r in rows if r["label"] == 1] == [f"problem-1-{i}" for i in expected]
+    rate = 2 / 11  # 2 different-author pairs, 8 + 3 same-author pairs
+    keep = [round(rate * 8), round(rate * 3)]  # 1 and 1
+    assert Counter(r["label"] for r in rows) == {0: 2, 1: sum(keep)}
+    assert dropped == {"same-author pairs removed by PAN26 down-sampling (global rate)": 11 - 2}
+    rng = random.Random(42)
+    first = rng.sample([i for i, c in enumerate(changes) if c == 0], keep[0])
+    second = rng.sample([0, 1, 2], keep[1])
+    assert [r["id"] for r in rows if r["label"] == 1] == [
+        *(f"problem-1-{i}" for i in sorted(first)),
+        *(f"problem-2-{i}" for i in sorted(second)),
+    ]
     again, _ = _build("steb/pan26_style_change_easy", tmp_path)
     assert again == rows
 
@@ -345,13 +351,13 @@ def test_pan23_headline_folder_loads_with_datasets(tmp_path: Path) -> None:
 
     spec = get_dataset("steb/pan23_style_change_easy")
     folder, _ = build_dataset(spec, FIXTURES / "pan23", tmp_path / "pan23_style_change_easy")
-    ds = load_dataset(str(folder), "text_pairs", split="test")
+    ds = load_dataset(str(folder), "easy", split="test")  # a config of steb/pan23_style_change
     assert ds.column_names == ["id", "text1", "text2", "label"]
     assert ds["label"] == [1, 0, 1, 0, 0]
     card = (folder / "README.md").read_text(encoding="utf-8")
     assert "changes `[0, 1, 0]` gives (p1, p2) same, (p2, p3) different" in card
     assert "`pan23-multi-author-analysis-dataset1` (easy)" in card
-    assert "| predefined_pairs | 2,826 | 2 | 5,652 | 10 |" in card
+    assert "| `easy` predefined_pairs | 2,826 | 2 | 5,652 | 10 |" in card
 
 
 def test_pan25_collaborative_labels(tmp_path: Path) -> None:
@@ -368,3 +374,79 @@ def test_pan25_collaborative_labels(tmp_path: Path) -> None:
         "class '0' has 1 < 25 rows (class dropped)": 1,
         "class '1' has 1 < 25 rows (class dropped)": 1,
     }
+
+
+# ------------------------------------------- strict reading of PAN problem files ---
+
+
+def _pan_folder(tmp_path: Path, truth: dict, text: bytes) -> Path:
+    folder = tmp_path / "pan23-multi-author-analysis-dataset1-validation"
+    folder.mkdir()
+    (folder / "problem-7.txt").write_bytes(text)
+    (folder / "truth-problem-7.json").write_text(json.dumps(truth), encoding="utf-8")
+    return folder
+
+
+def test_pan_invalid_utf8_names_file_and_line(tmp_path: Path) -> None:
+    _pan_folder(tmp_path, {"authors": 2, "changes": [1, 0]}, b"one\ntw\xffo\nthree")
+    with pytest.raises(DataError, match=r"problem-7\.txt line 2: not valid UTF-8 \(byte 0xff"):
+        _build("steb/pan23_style_change_easy", tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("truth", "message"),
+    [
+        (
+            {"authors": 2, "changes": [1, 0], "paragraph-authors": [1, 2, 1]},
+            r"'changes'\[1\] = 0 contradicts 'paragraph-authors' \(2 -> 1\)",
+        ),
+        (
+            {"authors": 2, "changes": [1, 0], "paragraph-authors": [1, 2]},
+            "'paragraph-authors' names 2 units but 'changes' has 2 flags",
+        ),
+        ({"authors": 1, "changes": [0, 1]}, "'authors' is 1 but 'changes' flags a change at boundary 1"),
+        (
+            {"authors": 1, "changes": [1, 0], "paragraph-authors": [1, 2, 2]},
+            "'authors' is 1 but",
+        ),
+        (
+            {"authors": 2, "changes": [1, 1], "paragraph-authors": [1, 2, 3]},
+            "'authors' = 2 but 'paragraph-authors' has 3 distinct authors",
+        ),
+    ],
+)
+def test_pan_truth_that_contradicts_itself_is_an_error(
+    tmp_path: Path, truth: dict, message: str
+) -> None:
+    _pan_folder(tmp_path, truth, b"one\ntwo\nthree")
+    with pytest.raises(DataError, match=r"truth-problem-7\.json: " + message):
+        _build("steb/pan23_style_change_easy", tmp_path)
+
+
+def test_pan_consistent_paragraph_authors_build(tmp_path: Path) -> None:
+    truth = {"authors": 2, "changes": [1, 0], "paragraph-authors": [1, 2, 2]}
+    _pan_folder(tmp_path, truth, b"one\r\ntwo\r\nthree")  # CRLF line ends are line ends
+    rows, dropped = _build("steb/pan23_style_change_easy", tmp_path)
+    assert [(r["text1"], r["text2"], r["label"]) for r in rows] == [
+        ("one", "two", 0),
+        ("two", "three", 1),
+    ]
+    assert dropped == {}
+
+
+def test_pan_carriage_return_inside_a_paragraph_is_skipped_as_steb_does(tmp_path: Path) -> None:
+    """STEB's loader reads with universal newlines: a lone CR splits a paragraph, so the
+    document no longer fits its truth and is skipped (PAN24 hard problem-475)."""
+    _pan_folder(tmp_path, {"authors": 2, "changes": [1, 0]}, b"one\ntwo\rstill two\nthree")
+    with pytest.raises(DataError, match="no pairs could be built"):
+        _build("steb/pan23_style_change_easy", tmp_path)
+    assert pan_style_change.split_units("one\ntwo\rstill two\nthree") == (
+        "one",
+        "two",
+        "still two",
+        "three",
+    )
+    dropped: Counter[str] = Counter()
+    folder = tmp_path / "pan23-multi-author-analysis-dataset1-validation"
+    assert pan_style_change.read_problems(folder, dropped) == []
+    assert dropped == {pan_style_change.LONE_CR: 1}
