@@ -1,8 +1,20 @@
 """Where each registered dataset stands on this machine: built, buildable from a raw
-download that is present, needing a download, or still without a build script."""
+download that is present, needing a download, or still without a build script.
+
+Raw downloads are found in two ways (:func:`discover`): a folder named like the
+dataset's ``raw_hint`` (the folder names under ``../shared/corpora``), or, under any
+other name, a folder whose *layout* identifies the download (:data:`LAYOUTS`: the files
+that only that release has, e.g. ``SMSSpamCollection`` or PAN's
+``truth-problem-N.json`` under ``pan23-multi-author-analysis-dataset1``). Every match
+says which file identified it, so ``stylebench build --all`` can print what it found
+where.
+"""
 
 from __future__ import annotations
 
+import fnmatch
+import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +29,91 @@ BUILT, BUILDABLE, NEEDS_DOWNLOAD, NO_BUILDER = (
     "no builder yet",
 )
 
+# How deep below a candidate folder discovery looks, and how many paths it lists at most
+# per candidate (a corpus of many small files is identified by its first few thousand).
+MAX_DEPTH = 5
+MAX_PATHS = 50_000
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The files that identify one raw download.
+
+    ``patterns`` are ``fnmatch`` patterns on a file's path relative to the candidate
+    folder (``*`` also crosses ``/``); each must match at least one file, and a pattern
+    may offer alternatives separated by ``|``. ``token`` (lower case), when given, must
+    occur in the candidate's name or in the matched path: it tells apart releases with
+    the same layout (PAN23 from PAN24, PAN15 from PAN14).
+    """
+
+    source: str  # the raw_hint of the datasets this download feeds
+    what: str  # the release, in words
+    patterns: tuple[str, ...]
+    token: str = ""
+
+
+LAYOUTS: tuple[Layout, ...] = (
+    Layout(
+        "pan23_multi_author_analysis",
+        "PAN23 multi-author writing style analysis (Zenodo 7729178)",
+        ("*pan23-multi-author-analysis-dataset[123]*/truth-problem-*.json",),
+    ),
+    Layout(
+        "pan24_multi_author_analysis",
+        "PAN24 multi-author writing style analysis (Zenodo 10677876)",
+        ("*easy/*truth-problem-*.json|*medium/*truth-problem-*.json|*hard/*truth-problem-*.json",),
+        token="pan24",
+    ),
+    Layout(
+        "pan15_authorship_verification_english",
+        "PAN15 authorship verification, English (Zenodo 3737563)",
+        ("*truth.txt", "*EN[0-9][0-9][0-9]/unknown.txt", "*EN[0-9][0-9][0-9]/known01.txt"),
+        token="pan15",
+    ),
+    Layout(
+        "pan18_cross_domain_authorship_attribution",
+        "PAN18 cross-domain authorship attribution (Zenodo 3737849)",
+        (
+            "*collection-info.json",
+            "*problem0000[0-9]/problem-info.json",
+            "*candidate0000[0-9]/known0000[0-9].txt",
+        ),
+        token="pan18",
+    ),
+    Layout(
+        "davidson_hate_speech_offensive",
+        "Davidson et al. hate speech and offensive language (labeled_data.csv)",
+        ("*labeled_data.csv|*labeled_data.csv.gz",),
+    ),
+    Layout(
+        "vicomtech_hate_speech_stormfront",
+        "de Gibert et al. Stormfront hate speech (annotations_metadata.csv + all_files/)",
+        ("*annotations_metadata.csv", "*all_files/*_*.txt"),
+    ),
+    Layout(
+        "sms_spam_collection",
+        "UCI SMS Spam Collection (SMSSpamCollection)",
+        ("*SMSSpamCollection|*SMSSpamCollection.txt",),
+    ),
+    Layout(
+        "blog_authorship_corpus",
+        "Blog Authorship Corpus (<id>.<gender>.<age>.<industry>.<sign>.xml)",
+        ("*[0-9].male.[0-9]*.*.*.xml|*[0-9].female.[0-9]*.*.*.xml",),
+    ),
+)
+
+
+@dataclass(frozen=True)
+class RawMatch:
+    """One raw download found on disk: the folder, what it is and why we think so."""
+
+    source: str
+    folder: Path
+    how: str  # "folder name" or "layout: <file that identified it>"
+
+    def line(self) -> str:
+        return f"{self.folder} ({self.how})"
+
 
 @dataclass(frozen=True)
 class DatasetStatus:
@@ -24,9 +121,81 @@ class DatasetStatus:
     kind: str  # one of BUILT, BUILDABLE, NEEDS_DOWNLOAD, NO_BUILDER
     detail: str  # the folder, the raw path, or the download URL
     raw: Path | None = None  # the raw download to build from, when BUILDABLE/BUILT
+    how: str = ""  # why ``raw`` is this dataset's download (folder name or layout)
 
     def line(self) -> str:
         return f"{self.kind}: {self.detail}" if self.detail else self.kind
+
+
+def _listing(folder: Path) -> list[str]:
+    """Relative posix paths of the files under ``folder`` (depth and count bounded),
+    in sorted order so that the evidence printed is stable."""
+    paths: list[str] = []
+    base_depth = len(folder.parts)
+    for current, dirs, files in os.walk(folder):
+        dirs.sort()
+        if len(Path(current).parts) - base_depth >= MAX_DEPTH:
+            dirs[:] = []
+        rel = Path(current).relative_to(folder).as_posix()
+        prefix = "" if rel == "." else rel + "/"
+        paths.extend(prefix + name for name in sorted(files))
+        if len(paths) >= MAX_PATHS:
+            break
+    return paths
+
+
+def match_layout(folder: Path, layout: Layout, listing: list[str] | None = None) -> str | None:
+    """The file of ``folder`` that identifies it as ``layout``'s download, or ``None``."""
+    listing = _listing(folder) if listing is None else listing
+    evidence = None
+    for pattern in layout.patterns:
+        regex = re.compile("|".join(fnmatch.translate(o) for o in pattern.split("|")))
+        hit = next((p for p in listing if regex.match(p)), None)
+        if hit is None:
+            return None
+        evidence = evidence or hit
+    token = layout.token
+    if token and token not in folder.name.lower() and not any(token in p.lower() for p in listing):
+        return None
+    return evidence
+
+
+def discover(raw_root: Path | None) -> dict[str, list[RawMatch]]:
+    """Every raw download under ``raw_root``, by source (``raw_hint``): first the
+    subfolders named like a source, then every subfolder whose layout identifies one of
+    :data:`LAYOUTS` (whatever its name). ``raw_root`` itself is taken as one download
+    only when no subfolder matched anything. The folder-name match comes first."""
+    found: dict[str, list[RawMatch]] = {}
+    if raw_root is None or not Path(raw_root).is_dir():
+        return found
+    root = Path(raw_root)
+    children = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+    for child in children:
+        found.setdefault(child.name, []).append(RawMatch(child.name, child, "folder name"))
+    for child in children:
+        listing = _listing(child)
+        for layout in LAYOUTS:
+            if any(m.folder == child for m in found.get(layout.source, [])):
+                continue
+            evidence = match_layout(child, layout, listing)
+            if evidence is not None:
+                found.setdefault(layout.source, []).append(
+                    RawMatch(layout.source, child, f"layout: {evidence}")
+                )
+    sources = {layout.source for layout in LAYOUTS}
+    if not any(m.source in sources for ms in found.values() for m in ms):
+        listing = _listing(root)  # raw_root may itself be one download
+        for layout in LAYOUTS:
+            evidence = match_layout(root, layout, listing)
+            if evidence is not None:
+                found.setdefault(layout.source, []).append(
+                    RawMatch(layout.source, root, f"layout: {evidence}")
+                )
+    return found
+
+
+def layout_of(source: str) -> Layout | None:
+    return next((layout for layout in LAYOUTS if layout.source == source), None)
 
 
 def built_folder(spec: DatasetSpec, built_root: Path | None) -> Path | None:
@@ -37,27 +206,49 @@ def built_folder(spec: DatasetSpec, built_root: Path | None) -> Path | None:
     return folder if (folder / BUILD_INFO).is_file() else None
 
 
-def raw_location(spec: DatasetSpec, raw_root: Path | None) -> Path | None:
-    """The raw download of ``spec`` under ``raw_root`` (its ``raw_hint`` folder)."""
+def raw_match(
+    spec: DatasetSpec,
+    raw_root: Path | None,
+    found: dict[str, list[RawMatch]] | None = None,
+) -> RawMatch | None:
+    """The raw download of ``spec`` under ``raw_root``: its ``raw_hint`` folder, or a
+    folder whose layout identifies the download (see :func:`discover`). A folder named
+    like the source but holding another layout is still taken (the builder's error then
+    names the file it missed)."""
     if raw_root is None or not spec.raw_hint:
         return None
-    candidate = Path(raw_root) / spec.raw_hint
-    return candidate if candidate.exists() else None
+    found = discover(Path(raw_root)) if found is None else found
+    matches = found.get(spec.raw_hint, [])
+    return matches[0] if matches else None
+
+
+def raw_location(spec: DatasetSpec, raw_root: Path | None) -> Path | None:
+    """The folder of :func:`raw_match`, or ``None``."""
+    match = raw_match(spec, raw_root)
+    return match.folder if match else None
 
 
 def dataset_status(
-    spec: DatasetSpec, raw_root: Path | None, built_root: Path | None
+    spec: DatasetSpec,
+    raw_root: Path | None,
+    built_root: Path | None,
+    found: dict[str, list[RawMatch]] | None = None,
 ) -> DatasetStatus:
-    raw = raw_location(spec, raw_root)
+    """Where ``spec`` stands; ``found`` is :func:`discover` of ``raw_root`` when the
+    caller checks many datasets (discovery walks the raw folders once)."""
+    match = raw_match(spec, raw_root, found)
+    raw = match.folder if match else None
+    how = match.how if match else ""
     folder = built_folder(spec, built_root)
     if folder is not None:
-        return DatasetStatus(spec, BUILT, str(folder), raw)
+        return DatasetStatus(spec, BUILT, str(folder), raw, how)
     if spec.builder is None:
         return DatasetStatus(spec, NO_BUILDER, f"source {spec.source_url}")
     if not spec.needs_raw:
         return DatasetStatus(spec, BUILDABLE, "no download needed")
     if raw is not None:
-        return DatasetStatus(spec, BUILDABLE, f"from {raw}", raw)
+        detail = f"from {raw}" + ("" if how == "folder name" else f" ({how})")
+        return DatasetStatus(spec, BUILDABLE, detail, raw, how)
     return DatasetStatus(spec, NEEDS_DOWNLOAD, spec.source_url)
 
 
