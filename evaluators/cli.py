@@ -63,6 +63,11 @@ def demo(out: Path, models: tuple[str, ...], no_progress: bool) -> None:
     console.print(
         f"results: {result.results_dir}\nsummary: {result.csv_path}\nchart:   {result.chart_path}"
     )
+    for name, t in result.timings.items():  # where the time goes (encoding dominates)
+        console.print(
+            f"time {name}: load {t['load']:.1f} s, encode {t['encode']:.1f} s, "
+            f"evaluate {t['evaluate']:.1f} s"
+        )
 
 
 def _corpora_root() -> Path | None:

@@ -4,7 +4,8 @@ result JSONs, a CSV summary and a PNG chart."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from dataset_scripts.demo.build import HUB_ID
@@ -28,6 +29,8 @@ class DemoOutput:
     csv_path: Path
     chart_path: Path
     skipped: dict[str, str]
+    #: seconds per model: "load" (load or fit the encoder), "encode", "evaluate"
+    timings: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
 def available_demo_models() -> tuple[list[str], dict[str, str]]:
@@ -60,15 +63,25 @@ def run_demo(out: Path, models: list[str] | None = None, progress: bool = True) 
         skipped = {}
     specs = plan_tasks([str(dataset_dir)])
     records: dict[str, list[RunRecord]] = {}
+    timings: dict[str, dict[str, float]] = {}
     for name in models:
+        started = time.perf_counter()
+        encoder = make_encoder(name)
+        loaded = time.perf_counter() - started
         runner = Runner(
-            make_encoder(name),
+            encoder,
             name,
             cache_dir=out / "cache",
             out_dir=out / "results",
             progress=progress,
         )
         records[name] = runner.run(specs)
+        stats = {id(r.embedding): r.embedding for r in records[name]}.values()
+        timings[name] = {
+            "load": loaded,
+            "encode": sum(st.seconds for st in stats),
+            "evaluate": sum(r.evaluation_seconds for r in records[name]),
+        }
     rows = summary_rows(records, DEMO_ALSO)
     csv_path = write_csv(rows, out / "summary.csv")
     chart_path = plot_scores(
@@ -78,4 +91,4 @@ def run_demo(out: Path, models: list[str] | None = None, progress: bool = True) 
         chance=chance_levels(records),
         note="a pipeline smoke test on generated data, not a STEB result",
     )
-    return DemoOutput(records, dataset_dir, out / "results", csv_path, chart_path, skipped)
+    return DemoOutput(records, dataset_dir, out / "results", csv_path, chart_path, skipped, timings)

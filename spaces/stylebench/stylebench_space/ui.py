@@ -48,7 +48,8 @@ QUEUE_SIZE = 64
 INTRO = """# stylebench: evaluate writing style
 Try a **style embedding** on style tasks beside the STEB paper's leaderboard, an **AI-text
 detector** on an ARB-style set, any **metric module**, and browse the **datasets**.
-Everything here also runs from the command line: `pip install stylebench` then `stylebench demo`.
+Everything here also runs from the command line. stylebench is not on PyPI yet: in a clone of
+its repository, `pip install -c requirements.lock -e ".[models]"`, then `stylebench demo`.
 """
 
 
