@@ -174,7 +174,7 @@ def test_malformed_csv(client, tmp_path: Path) -> None:
     message = _message(
         client, "any", handle_file(str(columns)), None, api_name="/evaluate_detector"
     )
-    assert "missing column(s) text, regime" in message
+    assert "missing column(s) text; found texts, label" in message
     message = _message(client, "any", None, None, api_name="/evaluate_detector")
     assert message == "upload an ARB-style CSV or choose a built ARB set"
 

@@ -1,6 +1,8 @@
 """Tab 2, detectors: evaluate an AI-text detector on an ARB-style set and score a pasted text.
 
-An ARB-style set has a ``text`` and a ``regime`` per row, with ARB's regimes ``Human``,
+A set has a ``text`` and a ``regime`` per row (or a ``label``, human/machine, with an optional
+``generator``: the format of ``stylebench detect run``; machine rows then count as the
+regime named by their generator), with ARB's regimes ``Human``,
 ``Free-LLM`` (direct generation), ``H2L`` (human text rewritten by an LLM) and ``LLM2L`` (LLM
 text rewritten by the same LLM); any other regime name is evaluated the same way. Human is the
 negative class of every comparison (ARB Sec. 5.3): per regime, TPR@1%FPR (threshold set on the
@@ -118,14 +120,69 @@ def score_texts(
     return scores
 
 
+SAMPLE_ROWS = (  # written for this sample; the format of `stylebench detect run` too
+    ("honestly the bus was late again so i just walked, got soaked, whatever", "human", ""),
+    (
+        "My grandmother kept every receipt in a biscuit tin. We found forty years of them.",
+        "human",
+        "",
+    ),
+    (
+        "Overall, effective time management is crucial to ensure a robust work-life balance.",
+        "machine",
+        "gen-a",
+    ),
+    (
+        "In today's fast-paced landscape, it is essential to delve into the key factors.",
+        "machine",
+        "gen-b",
+    ),
+)
+
+
+def write_sample_csv(path: Path) -> Path:
+    """A small CSV in the accepted format (``text``, ``label`` human/machine, optional
+    ``generator``) for visitors to download and fill in."""
+    import csv
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["text", "label", "generator"])
+        writer.writerows(SAMPLE_ROWS)
+    return path
+
+
+def _regime_of(row: dict[str, str], line: int) -> str:
+    """``regime`` as given, or from ``label`` (human/machine, 0/1; the machine rows take
+    their ``generator`` value when there is one, so each generator is its own row)."""
+    if "regime" in row:
+        return row["regime"].strip()
+    from evaluators.detect.data import parse_label
+    from evaluators.errors import DataError
+
+    try:
+        machine = parse_label(row["label"], f"detector set: row {line}", "label")
+    except DataError as error:
+        raise UserError(str(error)[:300]) from None
+    return (row.get("generator", "").strip() or "machine") if machine else HUMAN
+
+
 def load_arb_set(path: str | Path | None) -> tuple[list[str], list[str]]:
-    """Texts and regimes of an uploaded ARB-style CSV (columns ``text``, ``regime``)."""
-    rows = read_csv_upload(
-        path, required=("text", "regime"), max_rows=MAX_SET_TEXTS, what="ARB set"
-    )
+    """Texts and regimes of an uploaded CSV: columns ``text`` and either ``regime``
+    (ARB: ``Human``, ``Free-LLM``, ...) or ``label`` (human/machine, as
+    ``stylebench detect run`` reads; optional ``generator``)."""
+    rows = read_csv_upload(path, required=("text",), max_rows=MAX_SET_TEXTS, what="detector set")
+    if "regime" not in rows[0] and "label" not in rows[0]:
+        raise UserError(
+            "detector set: needs a 'regime' or a 'label' (human/machine) column besides 'text'; "
+            f"found {', '.join(rows[0])}"
+        )
     texts, regimes = [], []
     for line, row in enumerate(rows, start=2):
-        text, regime = row["text"].strip(), row["regime"].strip()
+        if not (row.get("regime") or row.get("label") or "").strip():
+            raise UserError(f"ARB set: row {line} has an empty regime")
+        text, regime = row["text"].strip(), _regime_of(row, line)
         if not text:
             raise UserError(f"ARB set: row {line} has an empty text")
         if not regime:
@@ -281,6 +338,7 @@ def evaluate_detector(
         texts, regimes = load_built_set(built)
     else:
         raise UserError("upload an ARB-style CSV or choose a built ARB set")
+    check_time(name, texts)
     detector, lock = get_detector(name)
     with lock:
         scores = score_texts(detector, texts)
@@ -290,6 +348,37 @@ def evaluate_detector(
         rows, f"{name}: Human vs each regime", charts_dir / f"detector-{uuid.uuid4().hex[:12]}.png"
     )
     return DetectorReport(name, rows, threshold, heatmap)
+
+
+def check_time(name: str, texts: Sequence[str], limit: float = MAX_RUN_SECONDS) -> float:
+    """The estimated run time (:mod:`evaluators.detect.estimate`); a :class:`UserError`
+    before anything starts when it exceeds ``limit``."""
+    from evaluators.detect.estimate import estimate_seconds, max_texts_within
+
+    seconds = estimate_seconds([name], texts)
+    if seconds > limit:
+        fits = max_texts_within([name], texts, limit)
+        raise UserError(
+            f"{name} on {len(texts)} texts would take about {seconds:.0f} s here, over this "
+            f"Space's {limit:.0f} s limit (about {fits} of these texts fit). Upload fewer texts, "
+            f"or run it on your machine: stylebench detect run --data your_set.csv --detector {name}"
+        )
+    return seconds
+
+
+def estimate_message(name: str, upload: str | Path | None) -> str:
+    """What the tab shows once a set is uploaded: text count and estimated time."""
+    if not upload or not name:
+        return ""
+    try:
+        texts, _ = load_arb_set(upload)
+        seconds = check_time(name, texts)
+    except UserError as error:
+        return f"**{error}**"
+    return (
+        f"{len(texts)} texts; {name} should take about {seconds:.0f} s here "
+        f"(limit {MAX_RUN_SECONDS:.0f} s)."
+    )
 
 
 def verdict(score: float, threshold: float | None) -> str:
