@@ -6,7 +6,10 @@ files (Latin-1; ``<Blog>``, ``<date>`` lines and the posts' text lines; not well
 XML). STEB uses the validation split of the Hub loader ``blog_authorship_corpus``, which
 takes the files in sorted path order and puts every 20th file (index 0, 20, 40, ...) into
 validation; every non-empty line that does not start with ``<`` is one text. This builder
-applies the same split and line rule. Age buckets (as in the corpus description and the STEB loader): 13-17 "10s", 23-27
+applies the same split and line rule to the full corpus (19,320 files). A partial copy
+(fewer files, such as the 100-file sample in ``../shared/corpora``) is a sample: its
+validation split would hold a handful of bloggers (5 of 100, one of them female), too few
+for STEB's classes, so every file of the sample is used and the card says so. Age buckets (as in the corpus description and the STEB loader): 13-17 "10s", 23-27
 "20s", 33-47 "30s"; other ages are dropped (counted). Note: the current STEB loader
 concatenates the train and validation splits, while the paper (App. C.6) names the
 validation split; the builder follows the paper.
@@ -24,6 +27,8 @@ from evaluators.errors import DataError
 
 URL = "https://u.cs.biu.ac.il/~koppel/BlogCorpus.htm"
 VALIDATION_EVERY = 20
+FULL_CORPUS_FILES = 19_320  # blogs.zip of the corpus homepage
+RAW_HINT = "blog_authorship_corpus"  # the folder under ../shared/corpora
 
 
 def age_bucket(age: int) -> str | None:
@@ -34,7 +39,9 @@ def age_bucket(age: int) -> str | None:
     return None
 
 
-def validation_files(raw: Path) -> list[Path]:
+def blog_files(raw: Path) -> list[Path]:
+    """The blogger files of a download, sorted by path (``raw/blogs/*.xml`` or
+    ``raw/*.xml``)."""
     folder = raw / "blogs" if (raw / "blogs").is_dir() else raw
     files = sorted(folder.glob("*.xml"))
     if not files:
@@ -42,7 +49,21 @@ def validation_files(raw: Path) -> list[Path]:
             f"missing blog files: expected {folder}/<id>.<gender>.<age>.<industry>.<sign>.xml "
             f"(download: {URL})"
         )
-    return files[::VALIDATION_EVERY]
+    return files
+
+
+def validation_files(raw: Path, dropped: Counter[str] | None = None) -> list[Path]:
+    """The Hub loader's validation split (every 20th file) of the full corpus; every file
+    of a partial copy (a sample; see the module docstring). Files left out are counted."""
+    files = blog_files(raw)
+    if len(files) < FULL_CORPUS_FILES:
+        return files
+    chosen = files[::VALIDATION_EVERY]
+    if dropped is not None:
+        dropped["blog files of the Hub loader's train split (STEB uses validation)"] += len(
+            files
+        ) - len(chosen)
+    return chosen
 
 
 def parse_blog_name(path: Path) -> tuple[str, str, int, str, str]:
@@ -54,7 +75,7 @@ def parse_blog_name(path: Path) -> tuple[str, str, int, str, str]:
 
 
 def read_posts(raw: Path, dropped: Counter[str], attribute: str) -> Iterator[tuple[str, str, str]]:
-    for path in validation_files(raw):
+    for path in validation_files(raw, dropped):
         blogger, gender, age, _, _ = parse_blog_name(path)
         if attribute == "gender":
             label: str | None = gender
@@ -70,17 +91,27 @@ def read_posts(raw: Path, dropped: Counter[str], attribute: str) -> Iterator[tup
                     yield f"{blogger}-{line_no}", line, label
 
 
+SAMPLE_NOTE = (
+    " **A copy with fewer than 19,320 files is a sample** (the copy in `../shared/corpora` "
+    "holds the first 100 files): its validation split would keep 5 bloggers, too few for "
+    "STEB's classes, so every file of the sample is used; its counts are the sample's, not "
+    "STEB's."
+)
+
+
 def _protocol(attribute: str, total: str) -> str:
     return (
         "Validation split of the Hub loader (files sorted by name, every 20th file, index 0, "
         "20, ...); every non-empty line not starting with `<` is one post, labelled by the "
-        f"blogger's {attribute} from the file name. " + CAP_PROTOCOL + f" {total}"
+        f"blogger's {attribute} from the file name. " + CAP_PROTOCOL + f" {total}" + SAMPLE_NOTE
     )
 
 
-builder("steb/blog_age", protocol=_protocol("age bucket (10s/20s/30s)", "Table 15: 3 x 200."))(
-    labelled_builder(lambda raw, dropped: read_posts(raw, dropped, "age"))
-)
-builder("steb/blog_gender", protocol=_protocol("gender", "Table 15: 2 x 200."))(
+builder(
+    "steb/blog_age",
+    protocol=_protocol("age bucket (10s/20s/30s)", "Table 15: 3 x 200."),
+    raw_hint=RAW_HINT,
+)(labelled_builder(lambda raw, dropped: read_posts(raw, dropped, "age")))
+builder("steb/blog_gender", protocol=_protocol("gender", "Table 15: 2 x 200."), raw_hint=RAW_HINT)(
     labelled_builder(lambda raw, dropped: read_posts(raw, dropped, "gender"))
 )

@@ -108,12 +108,18 @@ def build_blogsall(raw: Path | None) -> BuildOutput:
     return _build(raw, None)
 
 
+SAMPLE_NOTE = (
+    " The full corpus has 19,320 blogger files; a build from fewer (such as the 100-file "
+    "sample in `../shared/corpora`) is a sample: its authors are the sample's most prolific, "
+    "not Valla's, and its counts are not the paper's."
+)
+
 _COMMON = {
     "license": "research use (Blog Authorship Corpus terms)",
     "source_url": "https://u.cs.biu.ac.il/~koppel/BlogCorpus.htm",
     "citation": VALLA_CITATION,
     "raw_format": "blogs/<id>.<gender>.<age>.<industry>.<sign>.xml with <post> blocks",
-    "raw_hint": "blogs",
+    "raw_hint": "blog_authorship_corpus",  # the folder under ../shared/corpora
 }
 register(
     DatasetSpec(
@@ -124,7 +130,8 @@ register(
         builder=build_blogs50,
         protocol="Posts < 100 characters dropped, cut at 100,000 characters, exact duplicate "
         "posts removed corpus-wide (first kept); top 50 authors by remaining posts; 60/20/20 "
-        "stratified split (`random_state=0`); AV pairs derived per split with a fixed seed.",
+        "stratified split (`random_state=0`); AV pairs derived per split with a fixed seed."
+        + SAMPLE_NOTE,
         extra={"family": "valla", "formulations": ("AA", "AV"), "table_name": "Blogs50"},
         **_COMMON,
     )
@@ -136,7 +143,8 @@ register(
         summary="All bloggers of the Blog Authorship Corpus with at least 5 distinct posts, "
         "exact duplicates removed, as AV pairs (and AA splits).",
         builder=build_blogsall,
-        protocol="As Blogs50, but every author with >= 5 remaining posts; AV pairs per split.",
+        protocol="As Blogs50, but every author with >= 5 remaining posts; AV pairs per split."
+        + SAMPLE_NOTE,
         extra={"family": "valla", "formulations": ("AV",), "table_name": "BlogsAll"},
         **_COMMON,
     )

@@ -18,6 +18,15 @@ from evaluators.errors import DataError
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
+@pytest.fixture(autouse=True)
+def _blog_fixture_is_the_full_corpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 60-file blog fixture stands in for the full 19,320-file corpus (a copy with
+    fewer files is a sample and uses every file: see test_blog_sample_uses_every_file)."""
+    from dataset_scripts.steb import blog
+
+    monkeypatch.setattr(blog, "FULL_CORPUS_FILES", 60)
+
+
 def _build(name: str, raw: Path) -> tuple[list[dict], dict[str, int]]:
     tables, dropped = get_dataset(f"steb/{name}").builder(raw)
     return tables["labelled_texts"]["test"], dropped
@@ -57,7 +66,10 @@ def test_fixture_drop_reasons() -> None:
     _, dropped = _build("sms_spam", FIXTURES / "sms")
     assert dropped == {"label 'ham' capped at 30 rows (STEB per-class cap)": 30}
     rows, dropped = _build("blog_gender", FIXTURES / "blogs")
-    assert dropped == {"label 'male' capped at 30 rows (STEB per-class cap)": 30}
+    assert dropped == {
+        "label 'male' capped at 30 rows (STEB per-class cap)": 30,
+        "blog files of the Hub loader's train split (STEB uses validation)": 57,
+    }
     assert rows[0]["text"].startswith("Today I wrote post 0 about my caf\u00e9 visit")
 
 
@@ -100,6 +112,18 @@ def test_blog_uses_every_twentieth_file_and_age_groups() -> None:
         "30s",
         None,
     ]
+
+
+def test_blog_sample_uses_every_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A copy with fewer files than the full corpus is a sample: its validation split
+    would be a handful of bloggers, so every file is used (and nothing is counted as the
+    train split)."""
+    from dataset_scripts.steb import blog
+
+    monkeypatch.setattr(blog, "FULL_CORPUS_FILES", 19_320)
+    files = blog.validation_files(FIXTURES / "blogs", dropped := Counter())
+    assert len(files) == 60 and dropped == {}
+    assert "fewer than 19,320 files is a sample" in get_dataset("steb/blog_gender").protocol
 
 
 def test_fixture_dataset_loads(tmp_path: Path) -> None:
