@@ -236,7 +236,9 @@ def _detector_tab() -> None:
         gr.Markdown(detectors.missing_message(), elem_id="detector-missing")
     else:
         gr.Markdown(
-            "Upload an ARB-style CSV with columns `text` and `regime` (`Human`, `Free-LLM`, "
+            "Upload a CSV with columns `text` and `label` (`human`/`machine`, optional "
+            "`generator`: the format of `stylebench detect run`, see the sample below) or an "
+            "ARB-style `regime` (`Human`, `Free-LLM`, "
             f"`H2L`, `LLM2L`; at most {detectors.MAX_SET_TEXTS} rows). Human is the negative "
             "class of every comparison and the threshold is set at 1% FPR on the Human scores. "
             "The zero-shot detectors run a small language model (SmolLM2-135M): the first "
@@ -251,7 +253,15 @@ def _detector_tab() -> None:
         )
         with gr.Row():
             with gr.Column():
-                upload = gr.File(label="ARB-style set (CSV)", file_types=[".csv"], type="filepath")
+                upload = gr.File(label="Detector set (CSV)", file_types=[".csv"], type="filepath")
+                gr.File(
+                    value=str(
+                        detectors.write_sample_csv(embedding.space_home() / "sample_detector_set.csv")
+                    ),
+                    label="Sample CSV (download, fill in, upload)",
+                    interactive=False,
+                )
+                estimate = gr.Markdown("", elem_id="detector-estimate")
                 built_sets = list(detectors.built_arb_sets())
                 built = gr.Dropdown(
                     built_sets,
@@ -280,6 +290,8 @@ def _detector_tab() -> None:
                     label="Score (higher = more machine-like)", interactive=False, placeholder="-"
                 )
     verdict = gr.Markdown(detectors.REWRITE_CAVEAT, elem_id="detector-caveat")
+    for trigger in (upload.change, detector.change):
+        trigger(detectors.estimate_message, inputs=[detector, upload], outputs=estimate, api_name=False)
     evaluate.click(
         evaluate_detector,
         inputs=[detector, upload, built],
@@ -368,6 +380,14 @@ def warm_up() -> None:
     them too raced in transformers' lazy module (``AttributeError: ...
     PreTrainedTokenizerBase``)."""
     try:
+        # gradio enters matplotlib.use("agg") around every event; the first one, in many
+        # worker threads at once, raced on importing matplotlib.pyplot ("partially
+        # initialized module 'matplotlib.pyplot'"): import it once, here
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot
+
         metrics_tab.get_metric("tpr_at_fpr")
         import transformers
 
