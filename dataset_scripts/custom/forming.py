@@ -171,8 +171,8 @@ def retrieval_rows(
     by_author: dict[str, dict[str, list[Passage]]] = defaultdict(lambda: defaultdict(list))
     merged = _merge_documents(passages, links)
     if any(merged[d] != d for d in merged):
-        dropped["documents joined to a near-duplicate for the split (they share a passage)"] += sum(
-            1 for d in merged if merged[d] != d
+        dropped["documents kept with a near-duplicate on one side of the split (not dropped)"] += (
+            sum(1 for d in merged if merged[d] != d)
         )
     for p in passages:
         by_author[str(p.label)][merged[p.document]].append(p)

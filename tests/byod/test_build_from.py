@@ -333,7 +333,7 @@ def test_real_corpus_folder_of_documents_by_author(corpora: Path, tmp_path: Path
         # CCAT50 has near-duplicate articles sharing whole 100-word passages: the copies
         # are dropped and each pair of articles is kept on one side of the split
         "duplicate texts (identical to an earlier passage; first kept)": 350,
-        "documents joined to a near-duplicate for the split (they share a passage)": 104,
+        "documents kept with a near-duplicate on one side of the split (not dropped)": 104,
         "passages beyond 2 per document (seeded sample)": 6080,
     }
     rows = load_table(str(report.folder), "retrieval").rows
