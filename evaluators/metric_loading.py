@@ -255,6 +255,18 @@ class DirectComputeMixin:
       lock), so the next call starts clean instead of inheriting a half-written state.
     """
 
+    def fresh(self) -> Any:
+        """A new instance of this module for one request: its Arrow data kept in memory
+        under its own experiment id, so it shares no file, lock or pending state with any
+        other instance (what a server answering concurrent requests needs)."""
+        import uuid
+
+        return type(self)(
+            config_name=getattr(self, "config_name", None),
+            experiment_id=f"request-{uuid.uuid4().hex}",
+            keep_in_memory=True,
+        )
+
     def _select_features(self, given: dict[str, Any]) -> Any:
         """The first declared feature option every given input fits, or ValueError."""
         names = [n for n in self._feature_names() if given.get(n) is not None]  # type: ignore[attr-defined]

@@ -13,7 +13,7 @@ metric = evaluate.load(str(Path(__file__).parent))
 def compute(predictions: str, references: str, max_fpr: float | None) -> dict:
     """AUROC and EER; the standardized partial AUROC when 0 < max_fpr < 1 is given."""
     try:
-        result = metric.compute(
+        result = metric.fresh().compute(
             predictions=parse_floats(predictions, "predictions"),
             references=parse_ints(references, "references"),
             max_fpr=max_fpr or None,

@@ -16,7 +16,7 @@ def compute(predictions: str, references: str) -> dict:
         pred, ref = parse_labels(predictions), parse_labels(references)
         if {type(v) for v in pred} != {type(v) for v in ref}:  # "1" vs 1 would never match
             pred, ref = [str(v) for v in pred], [str(v) for v in ref]
-        result = metric.compute(predictions=pred, references=ref)
+        result = metric.fresh().compute(predictions=pred, references=ref)
     except ValueError as exc:
         raise gr.Error(str(exc)) from None
     return json_safe(result)

@@ -21,7 +21,7 @@ def compute(costs: str, expected: str, distractor_costs: str, distractor_expecte
                     distractor_expected, "distractor expected", integers=True
                 ),
             }
-        result = metric.compute(
+        result = metric.fresh().compute(
             predictions=parse_blocks(costs, "costs"),
             references=parse_rows(expected, "expected", integers=True),
             **kwargs,

@@ -13,7 +13,7 @@ metric = evaluate.load(str(Path(__file__).parent))
 def compute(predictions: str, references: str) -> dict:
     """All PAN verification scores for pasted scores in [0, 1] (0.5 = no answer)."""
     try:
-        result = metric.compute(
+        result = metric.fresh().compute(
             predictions=parse_floats(predictions, "predictions"),
             references=parse_ints(references, "references"),
         )

@@ -13,7 +13,7 @@ metric = evaluate.load(str(Path(__file__).parent))
 def compute(scores: str, relevance: str, ks: str) -> dict:
     """MRR, mean rank and recall@k; one line per query in both boxes."""
     try:
-        result = metric.compute(
+        result = metric.fresh().compute(
             predictions=parse_rows(scores, "scores"),
             references=parse_rows(relevance, "relevance", integers=True),
             ks=parse_ints(ks, "ks") or (1, 5, 10),

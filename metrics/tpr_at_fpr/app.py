@@ -13,7 +13,7 @@ metric = evaluate.load(str(Path(__file__).parent))
 def compute(predictions: str, references: str, fpr: float) -> dict:
     """TPR at the target FPR for pasted scores (higher = positive) and 0/1 labels."""
     try:
-        result = metric.compute(
+        result = metric.fresh().compute(
             predictions=parse_floats(predictions, "predictions"),
             references=parse_ints(references, "references"),
             fpr=fpr,

@@ -19,7 +19,6 @@ from __future__ import annotations
 import inspect
 import json
 import threading
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -61,8 +60,7 @@ def get_metric(name: str) -> Any:
 def fresh_metric(name: str) -> Any:
     """A new instance of metric ``name`` for one request: Arrow data kept in memory, its own
     experiment id (no file, no lock shared with any other request)."""
-    module = get_metric(name)
-    return type(module)(experiment_id=f"space-{uuid.uuid4().hex}", keep_in_memory=True)
+    return get_metric(name).fresh()
 
 
 def metric_info(name: str) -> str:
