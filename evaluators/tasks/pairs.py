@@ -75,20 +75,32 @@ def placement_values(
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """Placement of every pair: for positives the share of negatives scored below
     (ties 1/2), for negatives the share of positives scored above (ties 1/2); their
-    means are both the AUROC (returned third)."""
-    scores = np.asarray(scores, dtype=np.float64)
+    means are both the AUROC (returned third). One sort; tied scores form blocks."""
     positive = np.asarray(positive, dtype=bool)
-    pos, neg = np.sort(scores[positive]), np.sort(scores[~positive])
-    if pos.size == 0 or neg.size == 0:
+    n_pos = int(np.count_nonzero(positive))
+    n_neg = positive.size - n_pos
+    if n_pos == 0 or n_neg == 0:
         raise ValueError("the AUROC needs positive and negative pairs")
-    placement = np.empty(scores.size)
-    s_pos = scores[positive]
-    below, upto = np.searchsorted(neg, s_pos, "left"), np.searchsorted(neg, s_pos, "right")
-    placement[positive] = (below + 0.5 * (upto - below)) / neg.size
-    s_neg = scores[~positive]
-    below, upto = np.searchsorted(pos, s_neg, "left"), np.searchsorted(pos, s_neg, "right")
-    placement[~positive] = (pos.size - upto + 0.5 * (upto - below)) / pos.size
-    return placement, positive, float(placement[positive].mean())
+    order = np.argsort(scores)  # ties are handled as blocks: no stable sort needed
+    sorted_scores = np.asarray(scores)[order]
+    sorted_pos = positive[order]
+    new_block = np.empty(sorted_scores.size, dtype=bool)
+    new_block[0] = True
+    np.not_equal(sorted_scores[1:], sorted_scores[:-1], out=new_block[1:])
+    block = np.cumsum(new_block) - 1
+    pos_in = np.bincount(block, weights=sorted_pos)
+    neg_in = np.bincount(block) - pos_in
+    neg_below = np.cumsum(neg_in) - neg_in
+    pos_above = n_pos - np.cumsum(pos_in)
+    placement_sorted = np.where(
+        sorted_pos,
+        (neg_below[block] + 0.5 * neg_in[block]) / n_neg,
+        (pos_above[block] + 0.5 * pos_in[block]) / n_pos,
+    )
+    placement = np.empty(sorted_scores.size)
+    placement[order] = placement_sorted
+    auc = float(placement_sorted[sorted_pos].sum() / n_pos)
+    return placement, positive, auc
 
 
 def _normal_interval(auc: float, se: float) -> list[float]:
@@ -264,9 +276,10 @@ class PredefinedPairsEvaluator(TaskEvaluator):
     def compute(
         self, table: Table, embed: EmbeddingLookup
     ) -> tuple[dict[str, float], dict[str, int], dict[str, Any]]:
-        left = unit_normalise(embed(row["text1"] for row in table.rows))
-        right = unit_normalise(embed(row["text2"] for row in table.rows))
-        scores = np.einsum("ij,ij->i", left, right).astype(np.float32)
+        # cosines in float64, rounded once to float32 (as all_pairs: CPU-independent)
+        left = unit_normalise(embed(row["text1"] for row in table.rows).astype(np.float64))
+        right = unit_normalise(embed(row["text2"] for row in table.rows).astype(np.float64))
+        scores = np.einsum("ij,ij->i", left, right).astype(np.float32).astype(np.float32)
         labels = np.asarray([row["label"] for row in table.rows], dtype=np.int8)
         counts = {"n_pairs": len(labels), "n_positive_pairs": int(labels.sum())}
         details = {"ci95": delong_ci(scores, labels)}

@@ -1,0 +1,178 @@
+"""Independent re-implementations of the STEB authors' evaluation algorithms.
+
+Written from reading their repository (``rrivera1849/STEB``: ``steb/tasks/*.py``,
+``steb/metrics.py``, ``steb/loaders/pan.py``, ``steb/models/function_word_*.py``), in
+their shape: explicit loops over pairs and queries, scikit-learn and scipy calls as they
+make them. Nothing here imports stylebench's evaluators or metric code, so the parity
+tests compare two implementations, not one with itself.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import re
+from pathlib import Path
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+from sklearn.cluster import MiniBatchKMeans
+from sklearn.feature_extraction.text import CountVectorizer
+from sklearn.metrics import pairwise_distances, roc_auc_score, v_measure_score
+from sklearn.metrics.pairwise import cosine_similarity
+
+
+def l2(x: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(x, axis=-1, keepdims=True)
+    return x / np.where(norms == 0, 1.0, norms)
+
+
+def _align(src: np.ndarray, tgt: np.ndarray, offset: int = 0) -> float:
+    cost = 1.0 - np.maximum(src @ tgt.T, 0.0)
+    rows, cols = linear_sum_assignment(cost)
+    return float(np.mean(cols[np.argsort(rows)] == np.arange(src.shape[0]) + offset))
+
+
+def order_alignment(sequences: list[np.ndarray], labels: list[str]) -> dict[str, float]:
+    """``acc_mean`` and ``distractor_acc_mean``: every same-label pair i < j
+    (itertools.combinations), Hungarian on ``1 - max(cos, 0)``, distractor variants
+    replacing j's last/first item by i's and dropping it from i."""
+    emb = l2(np.array(sequences, dtype=float))
+    by_label: dict[str, list[int]] = {}
+    for idx, label in enumerate(labels):
+        by_label.setdefault(label, []).append(idx)
+    plain, distractor = [], []
+    for idxs in by_label.values():
+        for i, j in itertools.combinations(idxs, 2):
+            ei, ej = emb[i], emb[j]
+            plain.append(_align(ei, ej))
+            last = ej.copy()
+            last[-1] = ei[-1]
+            distractor.append(_align(ei[:-1], last))
+            first = ej.copy()
+            first[0] = ei[0]
+            distractor.append(_align(ei[1:], first, offset=1))
+    return {"acc_mean": float(np.mean(plain)), "distractor_acc_mean": float(np.mean(distractor))}
+
+
+def all_to_all_auc(vectors: np.ndarray, labels: list[str], literal_float32: bool = False) -> float:
+    """Their all-to-all task: cosine of every pair i < j (upper triangle), same label =
+    positive, ``roc_auc_score``. Their cosines are scikit-learn's on the float32 vectors,
+    whose last bits depend on the CPU's BLAS; by default the reference takes the same
+    cosines in float64 and rounds them once to float32 (the CPU-independent form
+    stylebench uses); ``literal_float32`` runs their arithmetic as is."""
+    if literal_float32:
+        scores = cosine_similarity(vectors.astype(np.float32), vectors.astype(np.float32))
+    else:
+        scores = cosine_similarity(vectors.astype(np.float64)).astype(np.float32)
+    y = np.array(labels)
+    same = y.reshape(-1, 1) == y.reshape(1, -1)
+    upper = np.triu_indices(scores.shape[0], k=1)
+    return float(roc_auc_score(same[upper], scores[upper]))
+
+
+def predefined_auc(
+    left: np.ndarray, right: np.ndarray, labels: list[int], literal_float32: bool = False
+) -> float:
+    """Their predefined-pairs task: the cosine of each pair, ``roc_auc_score`` (cosines
+    in float64 rounded to float32 unless ``literal_float32``, see all_to_all_auc)."""
+    dtype = np.float32 if literal_float32 else np.float64
+    scores = [
+        np.float32(
+            cosine_similarity(a.reshape(1, -1).astype(dtype), b.reshape(1, -1).astype(dtype))[0][0]
+        )
+        for a, b in zip(left, right, strict=True)
+    ]
+    return float(roc_auc_score(np.array(labels), np.array(scores)))
+
+
+def clustering(vectors: np.ndarray, labels: list[str], seed: int = 42) -> float:
+    kmeans = MiniBatchKMeans(
+        n_clusters=len(set(labels)), random_state=seed, batch_size=32, n_init="auto"
+    )
+    kmeans.fit(vectors)
+    return float(v_measure_score(labels, kmeans.labels_))
+
+
+def retrieval(
+    queries: np.ndarray, targets: np.ndarray, query_labels: list[str], target_labels: list[str]
+) -> dict[str, float]:
+    """Their retrieval task: keep labels on both sides, cosine distances, argsort, the
+    mean of 1/rank (and rank) over every match, recall@K = share of matches within K."""
+    q_lab, t_lab = np.array(query_labels), np.array(target_labels)
+    common = np.intersect1d(q_lab, t_lab)
+    keep_q, keep_t = np.isin(q_lab, common), np.isin(t_lab, common)
+    q, t = l2(queries)[keep_q], l2(targets)[keep_t]
+    q_lab, t_lab = q_lab[keep_q], t_lab[keep_t]
+    dist = pairwise_distances(q, t, metric="cosine")
+    ks = [1, 8, 16, 32, 64, 128]
+    mrr = rank = 0.0
+    recall = dict.fromkeys(ks, 0.0)
+    for i in range(len(q_lab)):
+        ranks = np.where(q_lab[i] == t_lab[np.argsort(dist[i])])[0] + 1
+        mrr += np.mean(1.0 / ranks)
+        rank += np.mean(ranks)
+        for k in ks:
+            within = np.where(ranks <= k)[0]
+            if within.size:
+                recall[k] += within.size / ranks.size
+    n = len(q_lab)
+    return {"mrr": mrr / n, "mean_rank": rank / n} | {f"recall@{k}": recall[k] / n for k in ks}
+
+
+def function_word_vectors(texts: list[str], vocabulary_json: Path) -> np.ndarray:
+    """Their function-word baseline: CountVectorizer over the lower-cased list (words,
+    then phrases, duplicates dropped), token pattern ``\\b\\w+\\b``, n-grams up to the
+    longest phrase, counts divided by the token count."""
+    data = json.loads(vocabulary_json.read_text(encoding="utf-8"))
+    items: list[str] = []
+    for entry in [*data["words"], *data["phrases"]]:
+        if entry.lower() not in items:
+            items.append(entry.lower())
+    longest = max(len(p.split()) for p in data["phrases"])
+    vectorizer = CountVectorizer(
+        analyzer="word",
+        lowercase=True,
+        token_pattern=r"(?u)\b\w+\b",
+        ngram_range=(1, longest),
+        vocabulary={t: i for i, t in enumerate(items)},
+    )
+    counts = vectorizer.transform(texts).toarray().astype(np.float32)
+    lengths = np.array(
+        [max(1, len(re.findall(r"(?u)\b\w+\b", t.lower()))) for t in texts], dtype=np.float32
+    )
+    return counts / lengths[:, None]
+
+
+def style_change_pairs(folder: Path, balance: bool, seed: int = 42) -> list[tuple[str, int, int]]:
+    """(document, boundary index, 1 = same author) of every trial their PAN style-change
+    loader emits: non-blank lines, documents with a mismatched truth skipped, and with
+    ``balance`` (PAN26) same-author pairs sampled at the global rate by one seeded RNG
+    over the documents in sorted-glob order."""
+    docs = []
+    for path in sorted(folder.glob("problem-*.txt"), key=str):
+        doc = path.name[len("problem-") : -len(".txt")]
+        truth = json.loads((folder / f"truth-problem-{doc}.json").read_text())
+        lines = [x for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+        changes = truth.get("changes", [])
+        if len(lines) < 2 or len(changes) != len(lines) - 1:
+            continue
+        docs.append(
+            (
+                doc,
+                [i for i, c in enumerate(changes) if c == 0],
+                [i for i, c in enumerate(changes) if c == 1],
+            )
+        )
+    n_same = sum(len(s) for _, s, _ in docs)
+    n_diff = sum(len(d) for _, _, d in docs)
+    rng = random.Random(seed)
+    rate = n_diff / n_same if balance else 1.0
+    out = []
+    for doc, same, diff in docs:
+        if balance:
+            keep = min(len(same), round(rate * len(same)))
+            same = rng.sample(same, keep) if keep > 0 else []
+        out += [(doc, i, 1) for i in same] + [(doc, i, 0) for i in diff]
+    return out
