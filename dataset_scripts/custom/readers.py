@@ -115,6 +115,26 @@ def read_table_file(path: Path) -> Source:
     return Source(str(path), suffix.lstrip(".").upper(), rows)
 
 
+def peek_columns(path: Path) -> list[str]:
+    """Column names of a table file without reading all of it (header line, first JSON
+    line, Parquet schema; a JSON list is read whole)."""
+    import csv
+
+    suffix = _suffix(path)
+    if suffix in (".csv", ".tsv"):
+        with open_text(path) as handle:
+            return next(csv.reader(handle, delimiter="\t" if suffix == ".tsv" else ","), [])
+    if suffix in (".jsonl", ".ndjson"):
+        for _, record in iter_jsonl(path):
+            return list(record)
+        return []
+    if suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        return list(pq.read_schema(path).names)
+    return read_table_file(path).columns
+
+
 def read_text_folder(
     folder: Path,
     *,

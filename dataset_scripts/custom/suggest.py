@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dataset_scripts.custom.build import BuildOptions, cli_command
-from dataset_scripts.custom.readers import TABLE_SUFFIXES, _suffix, is_text_file, read_table_file
+from dataset_scripts.custom.readers import TABLE_SUFFIXES, _suffix, is_text_file, peek_columns
 
 TEXT_NAMES = ("text", "texts", "body", "content", "document", "passage", "sentence", "review")
 LABEL_NAMES = ("label", "author", "style", "class", "category", "labels", "author_id", "genre")
@@ -88,7 +88,7 @@ def _table_command(source: Path, sample: Path, out: Path) -> tuple[str, Path]:
     """The command for a table file (or a folder of them; ``sample`` gives the columns)."""
     path = source
     try:
-        columns = read_table_file(sample).columns
+        columns = peek_columns(sample)
     except Exception:  # an unreadable file: the build command will report the problem
         columns = []
     text = _pick(columns, TEXT_NAMES) or "<TEXT COLUMN>"

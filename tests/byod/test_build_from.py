@@ -360,3 +360,38 @@ def test_real_corpus_folder_of_documents_by_author(corpora: Path, tmp_path: Path
         assert q and t and not q & t, author
     mrr = _evaluate(report.folder, ["retrieval"])["retrieval"]
     assert mrr == pytest.approx(0.2788, abs=5e-4)
+
+
+def test_suggested_commands_for_each_kind_of_path(formats, tmp_path: Path) -> None:
+    from dataset_scripts.custom.suggest import build_command_for, not_a_dataset_message
+
+    for kind in ("parquet", "jsonl", "tsv"):
+        command = build_command_for(formats[kind])
+        assert command == (
+            f"stylebench build --from {formats[kind]} --schema labelled_texts "
+            "--label-column author --out built/corpus"
+        )
+    odd = tmp_path / "odd.csv"
+    odd.write_text("body_text,writer\nx,y\n")
+    message = not_a_dataset_message(str(odd))
+    assert "--text-column '<TEXT COLUMN>' --label-column '<LABEL COLUMN>'" in message
+    assert "(columns found: body_text, writer)" in message
+    assert build_command_for(formats["txt_pattern"]).startswith(
+        f"stylebench build --from {formats['txt_pattern']} --schema probing"
+    )  # a flat folder: no labels to read, probing needs none
+    built = build_from_source(formats["csv"], tmp_path / "ok", _options("csv", "labelled_texts"))
+    assert not_a_dataset_message(str(built.folder)) is None  # a dataset folder: no message
+    (tmp_path / "notes.xyz").write_text("?")
+    assert "cannot read it" in not_a_dataset_message(str(tmp_path / "notes.xyz"))
+
+
+def test_from_files_in_memory_equals_the_built_folder(formats, tmp_path: Path) -> None:
+    from evaluators.api import Dataset
+
+    ds = Dataset.from_files(formats["txt_folder"], chunk_words=CHUNK)
+    built = build_from_source(
+        formats["txt_folder"],
+        tmp_path / "b",
+        _options("txt_folder", "labelled_texts", chunk_words=CHUNK),
+    )
+    assert ds.tables["labelled_texts"] == load_table(str(built.folder), "labelled_texts").rows
