@@ -132,11 +132,15 @@ def run_cmd(
     )
     out = out or Path("stylebench_results") / "detect" / (Path(data).name.split(".")[0] or "data")
     n_h = dataset.labels.count(0)
+    # with a supervised detector only the held-out share is scored (by every detector)
+    evaluated = dataset.texts
+    if "tfidf" in detectors and dataset.splits is None:
+        evaluated = dataset.texts[: round(len(dataset) * (1 - train_fraction))]
     console.print(
         f"{dataset.name}: {n_h:,} human and {len(dataset) - n_h:,} machine texts"
         + (f", groups: {', '.join(dataset.groups)}" if dataset.groups else "")
         + f"; estimated scoring time on 2 CPU cores: about "
-        f"{estimate_seconds(detectors, dataset.texts) / 60:.1f} min"
+        f"{estimate_seconds(detectors, evaluated) / 60:.1f} min"
     )
     for reason, n in sorted(dataset.dropped.items()):
         console.print(f"  dropped {n:,}: {reason}")
