@@ -266,7 +266,7 @@ def render_card(
         lines.append("No source rows were dropped by the build.")
     lines += [
         "",
-        "Built with `stylebench build " + spec.hub_id + "`.",
+        "Built with `" + spec.extra.get("build_command", f"stylebench build {spec.hub_id}") + "`.",
         "",
         "## Citation",
         "",
