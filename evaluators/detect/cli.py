@@ -152,6 +152,7 @@ def run_cmd(
         n_resamples=resamples,
         seed=seed,
         train_fraction=train_fraction,
+        batch_size=batch_size,  # one LM batch per progress step and per resume checkpoint
         progress=not no_progress,
         detector_options={
             "model": model,
