@@ -208,6 +208,7 @@ def run_embedding(
     max_seconds: float = MAX_RUN_SECONDS,
 ) -> EmbeddingRun:
     """Evaluate ``encoder_choice`` on the chosen datasets' tasks (all when ``tasks`` is empty)."""
+    from dataset_scripts.schemas import SCHEMAS
     from evaluators.report import plot_scores
     from evaluators.runner import Runner, plan_tasks
 
@@ -232,7 +233,10 @@ def run_embedding(
             continue
         if not specs:
             run.skipped.append(f"{name}: none of the chosen tasks applies")
-        plans += [(name, s) for s in specs]
+        # a release repo (steb/pan23_style_change) runs each of its configs (not
+        # schema-named ones such as the demo's): name them apart
+        several = len({s.config for s in specs if s.config not in SCHEMAS}) > 1
+        plans += [(f"{name} [{s.config}]" if several else name, s) for s in specs]
     runner = Runner(
         encoder,
         spec,
