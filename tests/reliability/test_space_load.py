@@ -1,7 +1,7 @@
 """Issue 15, items 1, 3 and 4 against the running Space: a bounded load test.
 
-2 bursts of 64 mixed requests (16 at a time) against one Space on 127.0.0.1 (the issue's crash recipe, many
-``compute_metric`` calls on evaluate's slow path with cost matrices of different sizes,
+2 bursts of 64 mixed requests (16 at a time) against one Space on 127.0.0.1 (the issue's
+crash recipe, many ``compute_metric`` calls on evaluate's slow path with cost matrices of different sizes,
 mixed with valid and invalid metric inputs from other "visitors", relative-path attacks,
 dataset browsing and two real embedding runs). Every answer is checked against an
 independent computation; every invalid request must get its clear one-line message.
