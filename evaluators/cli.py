@@ -171,9 +171,12 @@ def list_(
 @cli.command()
 @click.option(
     "--model",
+    "models",
     required=True,
+    multiple=True,
     help="Encoder: a built-in name (see `stylebench list encoders`), "
-    "a sentence-transformers name or path, hf:<model>, causal:<model>.",
+    "a sentence-transformers name or path, hf:<model>, causal:<model>, "
+    "openai-embeddings:<model>@<url> (a served model); repeatable.",
 )
 @click.option(
     "--dataset",
@@ -234,9 +237,27 @@ def list_(
 )
 @click.option("--batch-size", type=int, default=32, show_default=True)
 @click.option("--device", default=None, help="torch device for neural encoders (cpu, cuda, ...).")
+@click.option(
+    "--devices",
+    default=None,
+    help="Comma-separated devices, one worker process each (cuda:0,cuda:1 or cpu,cpu): "
+    "every batch of unique texts is spread over them.",
+)
+@click.option(
+    "--ray",
+    "ray_address",
+    default=None,
+    help="Run each (model, dataset) as a Ray task on the cluster at this address "
+    "(auto, host:port, ray://host:10001) or on a new one-node cluster (local); "
+    "needs `pip install 'stylebench[ray]'`.",
+)
+@click.option("--ray-cpus", type=float, default=1.0, show_default=True, help="CPUs per Ray task.")
+@click.option(
+    "--ray-gpus", type=float, default=0.0, show_default=True, help="GPUs per Ray task."
+)
 @click.option("--no-progress", is_flag=True)
 def run(
-    model: str,
+    models: tuple[str, ...],
     datasets: tuple[str, ...],
     benchmark: str | None,
     built_root: Path,
@@ -251,9 +272,13 @@ def run(
     fit_corpus: Path | None,
     batch_size: int,
     device: str | None,
+    devices: str | None,
+    ray_address: str | None,
+    ray_cpus: float,
+    ray_gpus: float,
     no_progress: bool,
 ) -> None:
-    """Evaluate one encoder on datasets; one JSON per (model, dataset, task)."""
+    """Evaluate encoders on datasets; one JSON per (model, dataset, task)."""
     from evaluators.encoders import get_encoder
     from evaluators.report import render_table, summary_rows
     from evaluators.runner import Runner, plan_tasks
@@ -278,47 +303,59 @@ def run(
     specs = plan_tasks(refs, task_types)
     if not specs:
         raise StylebenchError(f"none of the tasks {task_types} applies to {', '.join(datasets)}")
-    encoder = get_encoder(model, chunk=chunk, device=device, batch_size=batch_size)
-    if hasattr(encoder, "fit") and not getattr(encoder, "is_fitted", False):
-        from evaluators.data import load_table
-        from evaluators.tasks import get_evaluator
+    from evaluators.encoders.multi_device import parse_devices
+    from evaluators.fit_corpus import fit_if_needed
 
-        if fit_corpus is not None:
-            corpus = [
-                line.strip()
-                for line in fit_corpus.read_text(encoding="utf-8").splitlines()
-                if line.strip()
-            ]
-        else:
-            corpus = list(
-                dict.fromkeys(
-                    t
-                    for s in specs
-                    for t in get_evaluator(s.task_type).texts(
-                        load_table(s.dataset, s.config, s.split)
-                    )
-                )
-            )
-        encoder.fit(corpus)
-    runner = Runner(
-        encoder,
-        model,
-        cache_dir=None if no_cache else (cache_dir or _default_cache()),
-        out_dir=out,
-        seed=seed,
-        progress=not no_progress,
-        protocol=protocol,
-    )
-    records = runner.run(specs, resume=resume)
-    console.print(render_table(summary_rows({model: records})))
-    for record in records:
+    cache = None if no_cache else (cache_dir or _default_cache())
+    by_model: dict[str, list] = {}
+    if ray_address:
+        from evaluators.distributed import plan_jobs, run_on_ray
+
+        if devices:
+            raise StylebenchError("--devices does not combine with --ray: use --ray-gpus")
+        n_data = len({s.dataset for s in specs})
+        console.print(
+            f"ray: {len(plan_jobs(models, specs))} Ray jobs ({len(models)} models x {n_data} "
+            f"datasets), {ray_cpus:g} CPU and {ray_gpus:g} GPU each, cluster {ray_address}"
+        )
+        by_model = run_on_ray(
+            models, specs, address=ray_address, out_dir=out, cache_dir=cache, seed=seed,
+            protocol=protocol, resume=resume, chunk=chunk, batch_size=batch_size,
+            device=device, fit_corpus=fit_corpus, num_cpus=ray_cpus, num_gpus=ray_gpus,
+            progress=not no_progress,
+        )  # fmt: skip
+    for model in models if not ray_address else ():
+        encoder = get_encoder(
+            model,
+            chunk=chunk,
+            device=device,
+            batch_size=batch_size,
+            devices=parse_devices(devices) if devices else None,
+        )
+        fit_if_needed(encoder, specs, fit_corpus)
+        runner = Runner(
+            encoder,
+            model,
+            cache_dir=cache,
+            out_dir=out,
+            seed=seed,
+            progress=not no_progress,
+            protocol=protocol,
+        )
+        try:
+            by_model[model] = runner.run(specs, resume=resume)
+        finally:
+            if hasattr(encoder, "close"):
+                encoder.close()  # worker processes of --devices, served-model connections
+    console.print(render_table(summary_rows(by_model)))
+    for record in (r for records in by_model.values() for r in records):
         how = (
             "reused (resume)"
             if record.extra.get("resumed")
             else f"encoded {record.embedding.n_encoded}/{record.embedding.n_unique} unique texts"
         )
         console.print(f"[dim]{record.path}[/dim]  {how}")
-    if benchmark:
+    for model in models if benchmark else ():
         _print_steb_scores(console, out, model)
 
 

@@ -332,6 +332,7 @@ def get_encoder(
     if devices is not None and len(devices) > 1:
         from evaluators.encoders.multi_device import MultiDeviceEncoder
 
+        _check_for_workers(spec, options)
         return MultiDeviceEncoder(spec, devices, chunk=chunk, batch_size=batch_size, **options)
     if devices:
         device = devices[0]
@@ -350,6 +351,22 @@ def get_encoder(
     if chunk and getattr(encoder, "max_tokens", None):
         encoder = ChunkAndPool(encoder)
     return encoder
+
+
+def _check_for_workers(spec: str, options: dict[str, Any]) -> None:
+    """Fail in the parent, before starting worker processes, on an unknown spec or a
+    built-in that must be fitted first (workers build the encoder from its spec)."""
+    prefix, _, rest = spec.partition(":")
+    if spec in BUILTIN_ENCODERS:
+        if BUILTIN_ENCODERS[spec].kind == "non-neural":
+            probe = get_encoder(spec, **options)  # cheap: nothing is loaded or fitted
+            if hasattr(probe, "fit") and not getattr(probe, "is_fitted", True):
+                raise StylebenchError(
+                    f"{spec} must be fitted before encoding; with several devices load a "
+                    "saved model (path=...) or run it on one device"
+                )
+    elif not (prefix in _PREFIXES and rest) and not _looks_like_model(spec):
+        raise _unknown(spec)
 
 
 def _looks_like_model(spec: str) -> bool:

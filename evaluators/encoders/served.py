@@ -3,6 +3,9 @@
 server, LitServe, OpenAI) does the encoding; stylebench keeps its embed-once cache,
 evaluators and scores.
 
+* Vectors travel as base64 float32 where the server supports it (``encoding_format``
+  "auto": tried at start-up, falling back to JSON floats), which halves the transfer
+  and parse time; both give the same float32 numbers.
 * Batching and bounded concurrency: ``encode`` splits texts into requests of
   ``batch_size`` inputs and keeps at most ``max_concurrency`` in flight; rows come back
   in input order.
@@ -48,7 +51,7 @@ class ServedEmbeddingEncoder(BaseEncoder):
         max_retries: int = 4,
         backoff: float = 0.25,
         dimensions: int | None = None,
-        encoding_format: str = "float",
+        encoding_format: str = "auto",
     ) -> None:
         served = parse_served_spec(target, PREFIX)
         if batch_size < 1 or max_concurrency < 1:
@@ -56,9 +59,10 @@ class ServedEmbeddingEncoder(BaseEncoder):
                 f"{PREFIX}: batch_size and max_concurrency must be >= 1 "
                 f"(got {batch_size}, {max_concurrency})"
             )
-        if encoding_format not in ("float", "base64"):
+        if encoding_format not in ("auto", "float", "base64"):
             raise StylebenchError(
-                f"{PREFIX}: encoding_format is 'float' or 'base64', not {encoding_format!r}"
+                f"{PREFIX}: encoding_format is 'auto', 'float' or 'base64', "
+                f"not {encoding_format!r}"
             )
         self.model = served.model
         self.base_url = served.base_url
@@ -77,7 +81,17 @@ class ServedEmbeddingEncoder(BaseEncoder):
         )
         self.requests_sent = 0
         entry = self._model_entry()
-        vectors, reported = self._call([_PROBE])
+        if encoding_format == "auto":  # base64 is ~2x cheaper to send and parse than JSON floats
+            self.encoding_format = "base64"
+            try:
+                vectors, reported = self._call([_PROBE])
+            except OpenAIError as error:
+                if " answered HTTP 4" not in str(error):
+                    raise StylebenchError(f"{PREFIX}: {error}") from None
+                self.encoding_format = "float"  # a server without base64 support
+                vectors, reported = self._call([_PROBE])
+        else:
+            vectors, reported = self._call([_PROBE])
         self.dim = int(vectors.shape[1])
         self.reported_model = str(entry.get("id") or reported or self.model)
         self._answer_model = reported

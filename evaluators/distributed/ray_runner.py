@@ -1,0 +1,273 @@
+"""``stylebench run --ray <address|auto|local>``: one Ray task per (model, dataset).
+
+Each task runs the ordinary embed-once :class:`~evaluators.runner.Runner` on one
+dataset's tasks for one model, so it writes exactly the result JSONs a local run writes
+and fills the same embedding cache. The driver only plans, ships, waits and reports.
+
+* Storage: result JSONs are written by the tasks into ``--out``, which must be the same
+  path on every node (a shared filesystem: NFS, Lustre, GPFS on a Slurm cluster); on one
+  machine that is just a folder. Each task's files are written atomically (temporary
+  file + rename). The driver checks that every reported file is visible to it and says
+  so when ``--out`` is not shared. The embedding cache (``--cache-dir``) is SQLite: keep
+  it on node-local disk (SQLite's WAL journal is not safe on network filesystems); each
+  node then caches what it embedded, and results never depend on the cache.
+* Relative paths (datasets, ``--out``, ``--cache-dir``) are resolved against the
+  driver's working directory, which tasks enter when it exists on their node.
+* Resources: ``num_cpus`` / ``num_gpus`` per task (``--ray-cpus``, ``--ray-gpus``);
+  a GPU task sees only its GPU(s) (``CUDA_VISIBLE_DEVICES``). Worker processes are
+  reused across tasks (``max_calls=0``) and keep the last model loaded, so a model is
+  loaded once per worker, not once per dataset.
+* Encoders that are fitted on the evaluated texts (TF-IDF) are fitted once by the
+  driver on the same corpus as a local run, then shipped to the tasks; all others are
+  built by each worker from their spec.
+* Resume: tasks run with the runner's resume rule (a result of the same model identity,
+  seed, data and stylebench version is read back), so rerunning a partial run only
+  computes what is missing.
+* Progress: one bar over jobs; failures of single jobs do not stop the others and are
+  reported together at the end.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from evaluators.errors import StylebenchError
+
+if TYPE_CHECKING:  # workers import the heavy modules only after setting the environment
+    from evaluators.runner import RunRecord, TaskSpec
+
+DEFAULT_PROTOCOL = "steb"  # evaluators.tasks.protocol.DEFAULT_PROTOCOL, checked by the Runner
+
+# environment the workers need to behave like the driver (offline hub, caches)
+_FORWARDED_ENV = (
+    "HF_HOME",
+    "HF_HUB_OFFLINE",
+    "HF_DATASETS_OFFLINE",
+    "TRANSFORMERS_OFFLINE",
+    "HF_DATASETS_CACHE",
+    "HF_HUB_DISABLE_TELEMETRY",
+    "TOKENIZERS_PARALLELISM",
+    "STYLEBENCH_CACHE",
+    "OPENAI_API_KEY",
+)
+_WORKER_ENCODER: dict[str, Any] = {}  # one loaded encoder per worker process
+
+
+@dataclass(frozen=True)
+class Job:
+    """One Ray task: every requested task of one dataset for one model."""
+
+    model: str
+    dataset: str
+    specs: tuple[TaskSpec, ...]
+
+
+def plan_jobs(models: Sequence[str], specs: Sequence[TaskSpec]) -> list[Job]:
+    """(model, dataset) jobs in model order, datasets in plan order."""
+    by_dataset: dict[str, list[TaskSpec]] = defaultdict(list)
+    for spec in specs:
+        by_dataset[spec.dataset].append(spec)
+    return [Job(m, ref, tuple(group)) for m in models for ref, group in by_dataset.items()]
+
+
+def _import_ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise StylebenchError(
+            "--ray needs Ray: `pip install 'stylebench[ray]'` on the driver and every node"
+        ) from None
+    return ray
+
+
+def connect(address: str) -> Any:
+    """Join the cluster at ``address`` (``auto``: the one started on this node with
+    ``ray start``; ``host:port`` or ``ray://host:10001``) or, for ``local``, start a
+    private single-node cluster. An already initialised Ray session is reused."""
+    ray = _import_ray()
+    if ray.is_initialized():
+        return ray
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+    try:
+        if address == "local":
+            ray.init(**kwargs)
+        else:
+            ray.init(address=address, **kwargs)
+    except (ConnectionError, RuntimeError, ValueError) as error:
+        raise StylebenchError(
+            f"cannot join the Ray cluster at {address!r}: {str(error).splitlines()[0]} "
+            "(start one with `ray start --head`, or use --ray local)"
+        ) from None
+    return ray
+
+
+def _driver_encoder(model: str, specs: Sequence[TaskSpec], settings: dict[str, Any],
+                    fit_corpus: Path | None) -> Any | None:
+    """The fitted encoder to ship for a non-neural built-in that needs fitting; else
+    ``None`` (workers build the encoder from its spec)."""
+    from evaluators.encoders import BUILTIN_ENCODERS, get_encoder
+    from evaluators.fit_corpus import fit_if_needed
+
+    entry = BUILTIN_ENCODERS.get(model)
+    if entry is None or entry.kind != "non-neural":
+        return None
+    encoder = get_encoder(model, **settings)
+    return encoder if fit_if_needed(encoder, specs, fit_corpus) else None
+
+
+def _worker_encoder(model: str, settings: dict[str, Any]) -> Any:
+    from evaluators.encoders import get_encoder
+
+    key = json.dumps([model, settings], sort_keys=True, default=str)
+    if key not in _WORKER_ENCODER:
+        _WORKER_ENCODER.clear()  # free the previous model (GPU memory) first
+        gc.collect()
+        try:
+            import torch
+
+            if torch.cuda.is_available():
+                torch.cuda.empty_cache()
+        except ImportError:
+            pass
+        _WORKER_ENCODER[key] = get_encoder(model, **settings)
+    return _WORKER_ENCODER[key]
+
+
+def run_job(
+    job: Job,
+    shipped: Any,
+    settings: dict[str, Any],
+    out_dir: str,
+    cache_dir: str | None,
+    seed: int,
+    resume: bool,
+    cwd: str,
+    protocol: str = DEFAULT_PROTOCOL,
+    env: Mapping[str, str] | None = None,
+) -> list[RunRecord]:
+    """Body of one Ray task (also callable in-process). ``env`` (the driver's offline
+    and cache settings) is applied before the first stylebench import of the worker."""
+    os.environ.update(env or {})
+    from evaluators.runner import Runner
+
+    if Path(cwd).is_dir():
+        os.chdir(cwd)
+    encoder = shipped if shipped is not None else _worker_encoder(job.model, settings)
+    runner = Runner(
+        encoder,
+        job.model,
+        cache_dir=Path(cache_dir) if cache_dir else None,
+        out_dir=Path(out_dir),
+        seed=seed,
+        progress=False,
+        protocol=protocol,
+    )
+    try:
+        return runner.run(list(job.specs), resume=resume)
+    finally:
+        if runner.cache is not None:
+            runner.cache.close()
+
+
+def run_on_ray(
+    models: Sequence[str],
+    specs: Sequence[TaskSpec],
+    *,
+    address: str,
+    out_dir: Path,
+    cache_dir: Path | None,
+    seed: int = 42,
+    protocol: str = DEFAULT_PROTOCOL,
+    resume: bool = True,
+    chunk: bool = True,
+    batch_size: int = 32,
+    device: str | None = None,
+    fit_corpus: Path | None = None,
+    num_cpus: float = 1.0,
+    num_gpus: float = 0.0,
+    progress: bool = True,
+    encoders: Mapping[str, Any] | None = None,
+) -> dict[str, list[RunRecord]]:
+    """Run every (model, dataset) job as a Ray task; records per model, in plan order.
+
+    ``encoders`` maps model names to ready encoder objects to ship to the tasks as they
+    are (e.g. a fitted TF-IDF with your settings); other models are built by the workers
+    from their spec, except built-ins that need fitting, which the driver fits first.
+
+    Raises :class:`StylebenchError` listing the failed jobs (after all others finished
+    and wrote their results, so a rerun resumes).
+    """
+    from tqdm.auto import tqdm
+
+    ray = connect(address)
+    jobs = plan_jobs(models, specs)
+    settings = {"chunk": chunk, "batch_size": batch_size, "device": device}
+    cwd = os.getcwd()
+    env = {key: os.environ[key] for key in _FORWARDED_ENV if key in os.environ}
+    # env travels as an argument, not a runtime_env: a runtime_env makes Ray start a
+    # separate set of workers (seconds each) for it
+    task = ray.remote(max_calls=0)(run_job).options(num_cpus=num_cpus, num_gpus=num_gpus)
+    shipped: dict[str, Any] = {}
+    for model in models:
+        encoder = (encoders or {}).get(model) or _driver_encoder(
+            model, specs, settings, fit_corpus
+        )
+        shipped[model] = ray.put(encoder) if encoder is not None else None
+    pending = {
+        task.remote(
+            job,
+            shipped[job.model],
+            settings,
+            str(out_dir),
+            str(cache_dir) if cache_dir else None,
+            seed,
+            resume,
+            cwd,
+            protocol,
+            env,
+        ): job
+        for job in jobs
+    }
+    finished: dict[Job, list[RunRecord]] = {}
+    failures: list[str] = []
+    bar = tqdm(total=len(jobs), desc="ray jobs (model x dataset)", unit="job", disable=not progress)
+    waiting = list(pending)
+    while waiting:
+        done, waiting = ray.wait(waiting, num_returns=1)
+        job = pending[done[0]]
+        try:
+            finished[job] = ray.get(done[0])
+        except Exception as error:  # RayTaskError wraps the job's own exception
+            cause = getattr(error, "cause", None) or error
+            failures.append(f"{job.model} on {job.dataset}: {type(cause).__name__}: {cause}")
+        bar.set_postfix_str(f"{job.model} / {Path(job.dataset).name}", refresh=False)
+        bar.update(1)
+    bar.close()
+    if failures:
+        raise StylebenchError(
+            f"{len(failures)} of {len(jobs)} Ray jobs failed (the others' results are "
+            "written; rerun to resume): " + "; ".join(failures)
+        )
+    unseen = [
+        str(record.path)
+        for records in finished.values()
+        for record in records
+        if record.path is not None and not Path(record.path).is_file()
+    ]
+    if unseen:
+        raise StylebenchError(
+            f"{len(unseen)} result files written by Ray workers are not visible here "
+            f"(e.g. {unseen[0]}): --out must be on storage shared by every node"
+        )
+    by_model: dict[str, list[RunRecord]] = {model: [] for model in models}
+    for job in jobs:
+        by_model[job.model].extend(finished[job])
+    return by_model

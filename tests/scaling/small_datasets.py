@@ -1,0 +1,33 @@
+"""Small real STEB datasets built from ../shared/corpora for the scaling tests and
+benchmarks (each builds in well under a second)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+# 8 small built datasets: clustering + all-to-all pairs, and order alignment
+SMALL_STEB = (
+    "steb/pastel_age",
+    "steb/sms_spam",
+    "steb/ASSET",
+    "steb/STEL_feature",
+    "steb/pastel_education",
+    "steb/pastel_gender",
+    "steb/STEL_register",
+    "steb/eWAVE",
+)
+
+
+def build_small(out: Path, corpora: Path, n: int = len(SMALL_STEB)) -> list[str]:
+    """Build the first ``n`` of :data:`SMALL_STEB` under ``out``; their folder paths."""
+    from dataset_scripts.hub_folder import build_dataset
+    from dataset_scripts.registry import get_dataset
+    from dataset_scripts.status import dataset_status
+
+    folders = []
+    for hub_id in SMALL_STEB[:n]:
+        spec = get_dataset(hub_id)
+        raw = dataset_status(spec, corpora, None).raw
+        folder, _ = build_dataset(spec, raw, Path(out) / spec.slug)
+        folders.append(str(folder))
+    return folders

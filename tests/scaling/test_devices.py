@@ -1,0 +1,75 @@
+"""``--devices cpu,cpu``: one worker process per device, each encoding a slice of every
+batch; the vectors and results match one device, the identity (cache key) is the same,
+bad devices and unfitted encoders fail with a clear error, workers stop with the run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evaluators.encoders.multi_device import MultiDeviceEncoder, parse_devices
+from evaluators.errors import StylebenchError
+
+
+def test_parse_devices() -> None:
+    assert parse_devices("cuda:0, cuda:1") == ["cuda:0", "cuda:1"]
+    assert parse_devices(["cpu", "cpu"]) == ["cpu", "cpu"]
+    for bad in ("cpu,,cpu", "", " "):
+        with pytest.raises(StylebenchError, match="comma-separated device names"):
+            parse_devices(bad)
+
+
+def test_workers_split_batches_and_agree_with_one_process() -> None:
+    """A cheap deterministic encoder: exact equality, order kept, both workers used."""
+    from evaluators.encoders import get_encoder
+
+    texts = [f"text number {i} " + "word " * (i % 7) for i in range(101)]
+    single = get_encoder("function-words")
+    with get_encoder("function-words", devices=["cpu", "cpu"]) as multi:
+        assert isinstance(multi, MultiDeviceEncoder)
+        assert multi.identity() == single.identity()
+        assert np.array_equal(multi.encode(texts), single.encode(texts))
+        assert np.array_equal(multi.encode(texts[:1]), single.encode(texts[:1]))  # 1 worker idle
+        processes = list(multi._processes)
+        assert len({p.pid for p in processes}) == 2 and all(p.is_alive() for p in processes)
+    assert not any(p.is_alive() for p in processes)  # stopped with the context
+
+
+def test_worker_errors_are_clear(tmp_path: Path) -> None:
+    from evaluators.encoders import get_encoder
+    from evaluators.errors import UnknownNameError
+
+    # refused before any worker starts
+    with pytest.raises(StylebenchError, match=r"tfidf-ngrams must be fitted"):
+        get_encoder("tfidf-ngrams", devices=["cpu", "cpu"])
+    with pytest.raises(UnknownNameError, match=r"unknown encoder 'no-such-model'"):
+        get_encoder("no-such-model", devices=["cpu", "cpu"])
+    # a failure inside a worker names the spec and the device
+    with pytest.raises(StylebenchError, match=r"random on cpu: .*does not take the option 'bogus'"):
+        get_encoder("random", devices=["cpu", "cpu"], bogus=1)
+
+
+@pytest.mark.slow
+@pytest.mark.models
+def test_minilm_on_two_cpu_workers_matches_one(minilm_local, tmp_path: Path) -> None:
+    """Real MiniLM on two CPU workers: same identity (shared cache), vectors equal to
+    one in-process device within float32 rounding, and the same scores on the demo."""
+    from evaluators.encoders import get_encoder
+    from evaluators.runner import Runner
+
+    with get_encoder("minilm", devices=["cpu", "cpu"]) as multi:
+        assert multi.identity() == minilm_local.identity
+        sample = minilm_local.texts[:256]
+        vectors = multi.encode(sample)
+        assert np.abs(vectors - minilm_local.vectors[:256]).max() < 1e-5
+        # the demo's labelled-texts tasks through the runner on two workers: same scores
+        keep = [i for i, s in enumerate(minilm_local.specs) if s.config == "labelled_texts"]
+        specs = [minilm_local.specs[i] for i in keep]
+        assert {s.task_type for s in specs} == {"clustering", "all_to_all_pairs"}
+        records = Runner(multi, "minilm", progress=False).run(specs)
+    for mine, theirs in zip([minilm_local.records[i] for i in keep], records, strict=True):
+        for name, value in mine.result.metrics.items():
+            if isinstance(value, float):
+                assert theirs.result.metrics[name] == pytest.approx(value, abs=1e-6), name

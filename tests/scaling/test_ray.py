@@ -1,0 +1,122 @@
+"""A benchmark run on Ray: a local 2-CPU cluster started by the test (loopback, private
+temp dir, shut down at the end) runs (model, dataset) tasks through
+``stylebench run --ray auto``; the result JSONs equal a serial run's except timings,
+a partial run resumes, and the run shows progress."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.scaling.small_datasets import build_small
+
+ray = pytest.importorskip("ray")
+
+MODELS = ("function-words", "random")  # cheap encoders built by the workers from the spec
+VOLATILE = ("timings", "created_at")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    temp = tempfile.mkdtemp(prefix="sbray")  # short: Ray's socket paths must stay < 108 bytes
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        _temp_dir=temp,
+        _node_ip_address="127.0.0.1",
+    )
+    yield
+    ray.shutdown()
+    shutil.rmtree(temp, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def datasets(corpora: Path, tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    return build_small(tmp_path_factory.mktemp("built"), corpora, n=3)
+
+
+def _payloads(root: Path) -> dict[str, dict]:
+    found = {}
+    for path in sorted(root.rglob("*.json")):
+        payload = json.loads(path.read_text())
+        for key in VOLATILE:
+            payload.pop(key)
+        found[str(path.relative_to(root))] = payload
+    return found
+
+
+def _run(argv: list[str]) -> None:
+    from evaluators.cli import main
+
+    try:
+        main(["run", "--no-progress", *argv])
+    except SystemExit as stop:  # main() exits only on errors
+        raise AssertionError(f"stylebench run exited with {stop.code}") from None
+
+
+@pytest.mark.slow
+def test_ray_run_equals_serial_and_resumes(
+    cluster, datasets: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    common = [arg for ref in datasets for arg in ("--dataset", ref)]
+    for model in MODELS:  # the serial reference: one ordinary local run per model
+        _run(["--model", model, *common, "--out", str(tmp_path / "serial"),
+              "--cache-dir", str(tmp_path / "cache_serial")])
+    models = [arg for m in MODELS for arg in ("--model", m)]
+    _run([*models, *common, "--out", str(tmp_path / "ray"), "--cache-dir",
+          str(tmp_path / "cache_ray"), "--ray", "auto"])
+    serial, distributed = _payloads(tmp_path / "serial"), _payloads(tmp_path / "ray")
+    assert len(serial) == 2 * 5 and serial.keys() == distributed.keys()
+    for name, payload in serial.items():
+        assert distributed[name] == payload, name
+    # resume: drop two results; a rerun recomputes exactly those, the rest is read back
+    victims = sorted((tmp_path / "ray").rglob("*.json"))[:2]
+    for victim in victims:
+        victim.unlink()
+    capsys.readouterr()
+    _run([*models, *common, "--out", str(tmp_path / "ray"), "--cache-dir",
+          str(tmp_path / "cache_ray"), "--ray", "auto"])
+    printed = capsys.readouterr().out
+    assert printed.count("reused (resume)") == 8 and printed.count("encoded 0/") == 2
+    assert _payloads(tmp_path / "ray").keys() == serial.keys()
+    assert "6 Ray jobs" in printed  # 2 models x 3 datasets
+
+
+def test_ray_progress_and_failure_report(cluster, datasets: list[str], tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    from evaluators.distributed import run_on_ray
+    from evaluators.errors import StylebenchError
+    from evaluators.runner import plan_tasks
+
+    specs = plan_tasks(datasets[:1])
+    records = run_on_ray(["random"], specs, address="auto", out_dir=tmp_path / "out",
+                         cache_dir=None, progress=True)
+    assert len(records["random"]) == len(specs)
+    assert "ray jobs (model x dataset): 100%" in capsys.readouterr().err
+    with pytest.raises(StylebenchError, match=r"1 of 1 Ray jobs failed.*no-such-encoder"):
+        run_on_ray(["no-such-encoder"], specs, address="auto", out_dir=tmp_path / "bad",
+                   cache_dir=None, progress=False)
+
+
+def test_fitted_encoder_is_fitted_once_and_shipped(cluster, datasets: list[str], tmp_path: Path) -> None:
+    """A TF-IDF fitted in the driver (char n-grams: no spaCy, fast) travels to the tasks
+    as it is: same identity, same results as the serial run with that encoder."""
+    from evaluators.distributed import run_on_ray
+    from evaluators.encoders import get_encoder
+    from evaluators.fit_corpus import fit_if_needed
+    from evaluators.runner import Runner, plan_tasks
+
+    specs = plan_tasks(datasets)
+    encoder = get_encoder("tfidf-ngrams", components=("char",))
+    assert fit_if_needed(encoder, specs) and not fit_if_needed(encoder, specs)
+    Runner(encoder, "tfidf-char", out_dir=tmp_path / "serial", progress=False).run(specs)
+    run_on_ray(["tfidf-char"], specs, address="auto", out_dir=tmp_path / "ray", cache_dir=None,
+               progress=False, encoders={"tfidf-char": encoder})
+    serial, distributed = _payloads(tmp_path / "serial"), _payloads(tmp_path / "ray")
+    assert len(serial) == 5 and serial == distributed
+    assert next(iter(serial.values()))["model"]["identity"] == encoder.identity()
