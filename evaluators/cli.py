@@ -425,7 +425,7 @@ def _print_steb_scores(console, out: Path, model: str) -> None:
     "--register/--no-register",
     default=None,
     help="Register the build in datasets' cache so that load_dataset(<hub id>) finds it "
-    "offline from any folder (default: on for one dataset id, off with --all).",
+    "offline from any folder (default: on for one dataset id; --all builds are not registered).",
 )
 @from_options  # --from <your file or folder> --schema ... (evaluators/build_from_cli.py)
 def build(
@@ -459,6 +459,11 @@ def build(
     if hub_id:
         _build_one(console, hub_id, raw, out, built_root, register is not False)
         return
+    if register:
+        raise StylebenchError(
+            "--register applies to one dataset id; register --all builds with "
+            "`stylebench build <repo id>` for those you load by id"
+        )
     root = raw_root or _corpora_root()
     started = time.perf_counter()
     specs = sorted(select(all_datasets().values(), family=family), key=lambda s: s.hub_id)
@@ -574,10 +579,13 @@ def _build_one(
     except FileNotFoundError as error:
         raise StylebenchError(str(error)) from None
     repo = specs[0].repo
-    configs = ", ".join(c for c in dropped if c)
-    shown = f"{repo} \\[{configs}]" if configs else repo
-    console.print(f"built {shown} -> {folder}")
+    rebuilt = [s.config for s in specs if s.config and s.config not in failed]
+    shown = f"{repo} \\[{', '.join(rebuilt)}]" if rebuilt else repo
+    kept = [c for c in dropped if c and c not in rebuilt]
+    console.print(f"built {shown} -> {folder}" + (f" (kept: {', '.join(kept)})" if kept else ""))
     for config, reasons in dropped.items():
+        if config in kept:
+            continue
         for reason, n in sorted(reasons.items()):
             where = f"\\[{config}] " if config else ""
             console.print(f"  {where}dropped {plural(n, 'row')}: {reason}")
