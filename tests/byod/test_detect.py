@@ -180,3 +180,22 @@ def test_real_detectrl_set(corpora: Path, tmp_path: Path) -> None:
 
 GOLDEN_AUROC = 0.97947  # tf-idf + logistic regression, held-out half of the 600-row sample, seed 42
 GOLDEN_TPR = 0.80132
+
+
+def test_split_column_and_text_folders(tmp_path: Path) -> None:
+    rows = detection_rows(20, 20)
+    for i, row in enumerate(rows):
+        row["split"] = "train" if i % 4 == 0 else "test"
+    path = tmp_path / "with_split.jsonl"
+    pd.DataFrame(rows).to_json(path, orient="records", lines=True)
+    data = load_detection_set(path, split_column="split")
+    run = run_detection(data, ["tfidf"], None, n_resamples=50, progress=False, log=str)
+    assert run.meta["split"]["rule"] == "split column"
+    assert run.meta["split"]["n_train"] == 10 and len(run.evaluation) == 30
+    # a folder with human/ and machine/ sub-folders of .txt files is a detection set too
+    for i, row in enumerate(rows):
+        target = tmp_path / "texts" / row["label"] / f"{i}.txt"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(row["text"])
+    folder = load_detection_set(tmp_path / "texts")
+    assert folder.labels.count(0) == 20 and folder.labels.count(1) == 20
