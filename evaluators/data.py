@@ -69,9 +69,9 @@ def resolve_ref(ref: str) -> tuple[str, str | None]:
     """
     if Path(ref).exists():
         return ref, None
-    repo, sep, config = ref.partition(":")
-    if sep and repo.count("/") == 1:
-        return repo, config
+    repo, sep, config = ref.rpartition(":")
+    if sep and config and (Path(repo).is_dir() or repo.count("/") == 1):
+        return repo, config  # a folder or Hub repo, and one of its configs
     if ref.count("/") == 1:
         from dataset_scripts.registry import all_datasets, deprecation_note
 

@@ -81,13 +81,34 @@ def resolve_benchmark(name: str, built_root: Path | None) -> tuple[list[str], li
     else stays a Hub id; ``missing`` lists the hub ids not built locally (they will be
     loaded from the Hub, which fails offline)."""
     refs, missing = [], []
+    release = _release_configs()
     for hub_id in benchmark_datasets(name):
         folder = local_folder(hub_id, built_root) if built_root is not None else None
         if folder is not None and (
             (folder / "stylebench_build.json").is_file() or (folder / "data").is_dir()
         ):
             refs.append(str(folder))
-        else:
-            refs.append(hub_id)
-            missing.append(hub_id)
+            continue
+        if hub_id in release and built_root is not None:
+            # one config of a release repo: its folder is the repo's (built/steb__STEL)
+            repo, config = release[hub_id]
+            folder = local_folder(repo, built_root)
+            if config in _built_configs(folder):
+                refs.append(f"{folder}:{config}")
+                continue
+        refs.append(f"{release[hub_id][0]}:{release[hub_id][1]}" if hub_id in release else hub_id)
+        missing.append(refs[-1])
     return refs, missing
+
+
+def _release_configs() -> dict[str, tuple[str, str]]:
+    """STEB dataset id -> (repo, config) for the datasets that are configs of a release."""
+    from dataset_scripts.registry import all_datasets
+
+    return {k: (s.repo, s.config) for k, s in all_datasets().items() if s.config}
+
+
+def _built_configs(folder: Path) -> set[str]:
+    from dataset_scripts.hub_folder import built_configs
+
+    return set(built_configs(folder)) if folder.is_dir() else set()

@@ -163,8 +163,17 @@ def test_hub_ids_and_benchmarks(tmp_path: Path) -> None:
     multi = set(benchmark_datasets("multilingual"))
     assert len(multi) == 17 and not multi & set(benchmark_datasets("operational"))
     refs, missing = resolve_benchmark("definitional", tmp_path / "built")
-    assert str(built) in refs and "steb/STEL_feature" not in missing
-    assert "steb/STEL_register" in refs and "steb/STEL_register" in missing
+    assert str(built) in refs and "steb/STEL_feature" not in missing  # a pre-release folder
+    assert "steb/STEL:register" in refs and "steb/STEL:register" in missing
+    # the release layout: built/steb__STEL holds configs feature and register
+    release = tmp_path / "built" / "steb__STEL"
+    release.mkdir()
+    configs = {c: {"schema": "style_sequences", "dataset": f"steb/STEL_{c}"} for c in ("register",)}
+    (release / "stylebench_build.json").write_text(
+        json.dumps({"hub_id": "steb/STEL", "configs": configs})
+    )
+    refs, missing = resolve_benchmark("definitional", tmp_path / "built")
+    assert f"{release}:register" in refs and not any(m.startswith("steb/STEL") for m in missing)
 
 
 def test_protocol_board_places_runs_beside_table_14(tmp_path: Path) -> None:
