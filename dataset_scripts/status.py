@@ -203,7 +203,13 @@ def built_folder(spec: DatasetSpec, built_root: Path | None) -> Path | None:
     if built_root is None:
         return None
     folder = Path(built_root) / spec.slug
-    return folder if (folder / BUILD_INFO).is_file() else None
+    if not (folder / BUILD_INFO).is_file():
+        return None
+    if spec.config:  # one config of a release folder: built only if the folder holds it
+        from dataset_scripts.hub_folder import built_configs
+
+        return folder if spec.config in built_configs(folder) else None
+    return folder
 
 
 def raw_match(
