@@ -1,6 +1,8 @@
-"""Write and push Hub-ready dataset folders: Parquet shards per config/split plus a
-README.md card whose YAML front matter lists the configs (``datasets`` >= 4 reads such
-a folder, locally or as a Hub repo, without any loading script)."""
+"""Write Hub-ready dataset folders: Parquet shards per config/split plus a README.md card
+whose YAML front matter lists the configs (``datasets`` >= 4 reads such a folder, locally
+or as a Hub repo, without any loading script). Publishing is ``evaluators.publish``
+(``stylebench push``); registering a build for ``load_dataset(<hub id>)`` offline is
+:mod:`dataset_scripts.hub_cache`."""
 
 from __future__ import annotations
 
@@ -354,21 +356,3 @@ def build_release(
         members=members,
     )
     return out_dir, {c: dropped.get(c, {}) for c in tables}, failed
-
-
-def push_folder(
-    folder: Path, repo_id: str, *, private: bool = False, token: str | None = None
-) -> str:
-    """Upload a built folder to the Hub as a dataset repo (real code path; needs network)."""
-    from huggingface_hub import HfApi
-
-    api = HfApi(token=token)
-    api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
-    info = api.upload_folder(
-        folder_path=str(folder),
-        repo_id=repo_id,
-        repo_type="dataset",
-        commit_message=f"stylebench build of {repo_id}",
-        ignore_patterns=[BUILD_INFO],
-    )
-    return str(info)
