@@ -28,11 +28,13 @@ def _pick(columns: list[str], names: tuple[str, ...]) -> str | None:
 
 def is_dataset_folder(path: Path) -> bool:
     """A folder ``datasets.load_dataset`` reads as a stylebench dataset: a README card
-    with ``configs`` or Parquet shards under ``data/<config>/``."""
+    with ``configs``, or data files under ``data/<schema>/``."""
     card = path / "README.md"
     if card.is_file() and "configs:" in card.read_text(encoding="utf-8", errors="replace")[:20000]:
         return True
-    return any((path / "data").glob("*/*.parquet"))
+    from dataset_scripts.schemas import SCHEMAS
+
+    return any((path / "data" / name).is_dir() for name in SCHEMAS)
 
 
 def build_command_for(path: str | Path, out_root: str | Path = "built") -> str | None:
