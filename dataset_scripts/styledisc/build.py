@@ -30,6 +30,7 @@ from dataset_scripts.styledisc.readers import (
 from dataset_scripts.styledisc.sampling import Unit, make_units, rules_for, triplets
 from dataset_scripts.styledisc.schema import CONFIG, validate_triplets
 from dataset_scripts.styledisc.tokens import get_token_counter
+from evaluators.errors import StylebenchError
 
 PAPER_CITATION = """@article{jangra2025evaluating,
   title   = {Evaluating Style-Personalized Text Generation: Challenges and Directions},
@@ -160,7 +161,10 @@ def corpora_root(raw: Path, domain: str) -> Path:
     """The folder holding every domain's raw folder, given either that folder or one
     domain's own raw folder."""
     raw = Path(raw)
-    if (raw / DOMAINS[domain].raw_hint).is_dir():
+    hint = DOMAINS[domain].raw_hint
+    if raw.name == hint:  # the domain's own folder (even if it holds a folder of that name)
+        return raw.parent
+    if (raw / hint).is_dir():
         return raw
     return raw.parent
 
@@ -201,7 +205,15 @@ def build_domain(
                 f"DD negatives: domain {other} unavailable (no {DOMAINS[other].raw_hint}/)"
             ] += 0
             continue
-        units_by_domain[other] = domain_units(root, other, seed, counter)[0]
+        try:
+            units_by_domain[other] = domain_units(root, other, seed, counter)[0]
+        except (StylebenchError, OSError, UnicodeError, ValueError) as error:
+            # one unreadable source fails only its own dataset: this domain is built
+            # without that source's DD negatives, and the card says why
+            dropped[
+                f"DD negatives: domain {other} not used, its raw data could not be read "
+                f"({type(error).__name__}: {str(error)[:200]})"
+            ] += 1
     rows = triplets(domain, units_by_domain, get_token_counter(counter), seed, dropped, GENRES)
     validate_triplets(rows, f"styledisc/{domain}")
     return rows, {reason: n for reason, n in dropped.items() if n}
