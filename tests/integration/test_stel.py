@@ -70,7 +70,8 @@ def _score(better: float, worse: float) -> float:
 def test_stel_feature_counts(stel_feature: Path) -> None:
     from datasets import load_dataset
 
-    rows = load_dataset(str(stel_feature), "style_sequences", split="test")
+    # STEL_feature is config "feature" of the release repo steb/STEL
+    rows = load_dataset(str(stel_feature), "feature", split="test")
     groups = {g: rows["group"].count(g) for g in set(rows["group"])}
     # Table 15 of the STEB paper: 3 groups x 200 texts (100 pairs each after the cap)
     assert groups == {"contraction": 100, "emotives": 100, "nbr_substitution": 100}
