@@ -60,6 +60,9 @@ def dataset_name(ref: str) -> str:
     return path.name if path.exists() else ref
 
 
+_WARNED: set[str] = set()
+
+
 def resolve_ref(ref: str) -> tuple[str, str | None]:
     """``(dataset ref, the one config it names or None)``.
 
@@ -77,7 +80,9 @@ def resolve_ref(ref: str) -> tuple[str, str | None]:
 
         spec = all_datasets().get(ref)
         if spec is not None and spec.config:
-            warnings.warn(deprecation_note(spec), FutureWarning, stacklevel=3)
+            if ref not in _WARNED:  # once per process, not once per call
+                _WARNED.add(ref)
+                warnings.warn(deprecation_note(spec), FutureWarning, stacklevel=3)
             return spec.repo, spec.config
     return ref, None
 
