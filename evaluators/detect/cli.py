@@ -28,7 +28,7 @@ def COMMAND() -> None:
     "repeatable.",
 )
 @click.option("--text-column", default="text", show_default=True)
-@click.option("--label-column", default=None, help="Default: 'label', else 'regime'.")
+@click.option("--label-column", default=None, help="Default: 'regime' if present, else 'label'.")
 @click.option(
     "--group-column",
     "group_columns",
@@ -40,6 +40,12 @@ def COMMAND() -> None:
     "--split-column",
     default=None,
     help="Column with train/test per row (replaces the seeded split for supervised detectors).",
+)
+@click.option(
+    "--split-by",
+    default=None,
+    help="Supervised detectors: keep rows sharing this column's value (e.g. pair_id) on one "
+    "side of the seeded split.",
 )
 @click.option("--split", "hf_split", default=None, help="Hugging Face input: the split to read.")
 @click.option(
@@ -93,6 +99,7 @@ def run_cmd(
     group_columns: tuple[str, ...],
     id_column: str | None,
     split_column: str | None,
+    split_by: str | None,
     hf_split: str | None,
     sample: int | None,
     fprs: tuple[float, ...],
@@ -126,6 +133,7 @@ def run_cmd(
         group_columns=group_columns,
         id_column=id_column,
         split_column=split_column,
+        split_by=split_by,
         sample=sample,
         seed=seed,
         split=hf_split,

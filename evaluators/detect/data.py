@@ -1,6 +1,7 @@
 """A human/machine set: texts, 0/1 labels (1 = machine) and optional group columns.
 
-Labels come from ``label_column`` (default: ``label`` if present, else ``regime``):
+Labels come from ``label_column`` (default: ``regime`` if present, else ``label``; an ARB
+quartet folder has both, and its ``label`` holds the regime name):
 
 * a ``label``-style column: ``human``/``machine`` and the synonyms in
   :data:`HUMAN_VALUES` / :data:`MACHINE_VALUES` (case-insensitive), or ``0``/``1``;
@@ -53,6 +54,7 @@ class DetectionSet:
     splits: list[str] | None = None  # "train"/"test" from --split-column, when given
     dropped: dict[str, int] = field(default_factory=dict)
     label_column: str = "label"
+    split_keys: list[str] | None = None  # --split-by: rows sharing a value stay together
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -67,6 +69,7 @@ class DetectionSet:
             None if self.splits is None else [self.splits[i] for i in index],
             dict(self.dropped),
             self.label_column,
+            None if self.split_keys is None else [self.split_keys[i] for i in index],
         )
 
 
@@ -100,6 +103,7 @@ def load_detection_set(
     group_columns: Sequence[str] = (),
     id_column: str | None = None,
     split_column: str | None = None,
+    split_by: str | None = None,
     sample: int | None = None,
     seed: int = 42,
     split: str | None = None,
@@ -110,14 +114,14 @@ def load_detection_set(
     src = read_source(source, label_from="folder", split=split)
     columns = src.columns
     if label_column is None:
-        label_column = next((c for c in ("label", "regime") if c in columns), None)
+        label_column = next((c for c in ("regime", "label") if c in columns), None)
         if label_column is None:
             raise DataError(
                 f"{source}: no 'label' or 'regime' column (columns: {', '.join(map(str, columns))}); "
                 "name it with --label-column"
             )
     wanted = [text_column, label_column, *group_columns]
-    wanted += [c for c in (id_column, split_column) if c]
+    wanted += [c for c in (id_column, split_column, split_by) if c]
     for column in wanted:
         if column not in columns:
             raise DataError(
@@ -127,7 +131,7 @@ def load_detection_set(
     if label_column == "regime" and "regime" not in groups:
         groups.insert(0, "regime")
     dropped: Counter[str] = Counter()
-    texts, labels, ids, splits = [], [], [], []
+    texts, labels, ids, splits, keys = [], [], [], [], []
     group_values: dict[str, list[str]] = {g: [] for g in groups}
     for index, (where, row) in enumerate(src.rows):
         text, label = row.get(text_column), row.get(label_column)
@@ -145,6 +149,8 @@ def load_detection_set(
         for g in groups:
             value = row.get(g)
             group_values[g].append(str(value).strip() if _present(value) else "")
+        if split_by:
+            keys.append(str(row.get(split_by, "")))
         if split_column:
             value = str(row.get(split_column, "")).strip().lower()
             if value not in ("train", "test"):
@@ -159,6 +165,7 @@ def load_detection_set(
         splits if split_column else None,
         dict(dropped),
         label_column,
+        keys if split_by else None,
     )
     if sample is not None and sample < len(data):
         data = _stratified_sample(data, sample, seed)

@@ -75,7 +75,11 @@ def run_detection(
     if supervised:
         train, test = train_test_index(data, train_fraction, seed)
         split_meta |= {
-            "rule": "split column" if data.splits is not None else "label-stratified random split",
+            "rule": "split column"
+            if data.splits is not None
+            else "random split by group (--split-by)"
+            if data.split_keys is not None
+            else "label-stratified random split",
             "train_fraction": None if data.splits is not None else train_fraction,
             "seed": seed,
             "n_train": len(train),

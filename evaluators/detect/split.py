@@ -3,7 +3,10 @@
 Default: a label-stratified random split with ``numpy.random.default_rng(seed)``: in each
 class, ``round(train_fraction * n_class)`` rows (at least one, and at least one left for
 testing) go to training; the rest are the evaluation set. A ``--split-column`` with values
-``train``/``test`` replaces it. When a run includes a supervised detector, *every*
+``train``/``test`` replaces it; ``--split-by <column>`` keeps the rows sharing a value
+(an ARB ``pair_id``: a human text and its rewrites) on one side, drawing
+``round(train_fraction * n_values)`` values for training with the same generator. When a
+run includes a supervised detector, *every*
 detector is evaluated on the same held-out rows, so their numbers are comparable.
 """
 
@@ -24,6 +27,15 @@ def train_test_index(
     if data.splits is not None:
         train = [i for i, s in enumerate(data.splits) if s == "train"]
         test = [i for i, s in enumerate(data.splits) if s == "test"]
+    elif data.split_keys is not None:
+        if not 0.0 < train_fraction < 1.0:
+            raise DataError(f"--train-fraction must be in (0, 1), got {train_fraction}")
+        keys = sorted(set(data.split_keys))
+        order = np.random.default_rng(seed).permutation(len(keys))
+        k = min(max(1, round(train_fraction * len(keys))), len(keys) - 1)
+        chosen = {keys[j] for j in order[:k]}
+        train = [i for i, key in enumerate(data.split_keys) if key in chosen]
+        test = [i for i, key in enumerate(data.split_keys) if key not in chosen]
     else:
         if not 0.0 < train_fraction < 1.0:
             raise DataError(f"--train-fraction must be in (0, 1), got {train_fraction}")

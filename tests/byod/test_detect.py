@@ -199,3 +199,19 @@ def test_split_column_and_text_folders(tmp_path: Path) -> None:
         target.write_text(row["text"])
     folder = load_detection_set(tmp_path / "texts")
     assert folder.labels.count(0) == 20 and folder.labels.count(1) == 20
+
+
+def test_split_by_keeps_groups_on_one_side(tmp_path: Path) -> None:
+    from evaluators.detect.split import train_test_index
+
+    rows = detection_rows(30, 30)
+    for i, row in enumerate(rows):
+        row["pair"] = f"p{i % 15}"  # each pair holds human and machine rows
+    path = tmp_path / "pairs.csv"
+    pd.DataFrame(rows).to_csv(path, index=False)
+    data = load_detection_set(path, split_by="pair")
+    train, test = train_test_index(data, 0.5, seed=3)
+    keys = data.split_keys
+    assert {keys[i] for i in train}.isdisjoint({keys[i] for i in test})
+    assert len({keys[i] for i in train}) == 8 and len(train) + len(test) == 60
+    assert train_test_index(data, 0.5, seed=3) == (train, test)  # seeded
