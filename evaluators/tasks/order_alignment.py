@@ -72,7 +72,11 @@ def _gather(
 
 def alignment_costs(sequences: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Cost matrices of every pair i < j of one group, in float64 (exact ties such as
-    identical count vectors stay ties after the sums of the tie-aware rule).
+    identical count vectors stay ties after the sums of the tie-aware rule). These are
+    the numbers the STEB authors' code computes (their task turns the episode vectors
+    into a float64 array, L2-normalises it, a zero vector staying zero, and takes
+    ``1 - max(cos, 0)``), so the solver's tie-breaks see the same costs; one Gram matrix
+    serves every pair (the parity tests check the accuracies against their per-pair loop).
 
     ``sequences`` has shape (n, P, d). Returns, per variant ("plain", "last", "first"),
     an array of costs (n_pairs, rows, cols) and the expected column of each row.
@@ -80,29 +84,6 @@ def alignment_costs(sequences: np.ndarray) -> dict[str, tuple[np.ndarray, np.nda
     n, positions, dim = sequences.shape
     flat = unit_normalise(sequences.reshape(n * positions, dim).astype(np.float64))
     return _gather(1.0 - np.maximum(flat @ flat.T, 0.0), n, positions)
-
-
-def steb_alignment_costs(sequences: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """The same cost matrices computed as the STEB authors' code computes them: their
-    task turns the list of episode vectors into a float64 array, L2-normalises it and
-    takes ``1 - max(cos, 0)`` of each reference/candidate pair, so the solver's
-    tie-breaks see these numbers. (float64 throughout; the per-pair cosines are taken
-    pair by pair, as theirs are, so equal vectors give bitwise-equal columns.)"""
-    n, positions, _ = sequences.shape
-    cube = np.asarray(sequences, dtype=np.float64)
-    norms = np.linalg.norm(cube, axis=-1, keepdims=True)
-    cube = cube / np.where(norms == 0, 1.0, norms)
-    first, second = np.triu_indices(n, k=1)
-    plain = 1.0 - np.maximum(np.matmul(cube[first], np.swapaxes(cube[second], 1, 2)), 0.0)
-    pos = np.arange(positions)
-    out = {"plain": (plain, pos)}
-    last_tgt = np.concatenate([cube[second][:, :-1], cube[first][:, -1:]], axis=1)
-    last = np.matmul(cube[first][:, :-1], np.swapaxes(last_tgt, 1, 2))
-    out["last"] = (1.0 - np.maximum(last, 0.0), pos[:-1])
-    first_tgt = np.concatenate([cube[first][:, :1], cube[second][:, 1:]], axis=1)
-    first_sim = np.matmul(cube[first][:, 1:], np.swapaxes(first_tgt, 1, 2))
-    out["first"] = (1.0 - np.maximum(first_sim, 0.0), pos[1:])
-    return out
 
 
 class OrderAlignmentEvaluator(TaskEvaluator):
@@ -139,13 +120,12 @@ class OrderAlignmentEvaluator(TaskEvaluator):
             vectors = embed(t for seq in sequences for t in seq)
             cube = vectors.reshape(len(sequences), positions, -1)
             exact = alignment_costs(cube)
-            steb = steb_alignment_costs(cube)
             scores: dict[str, float] = {}
             for name in VARIANTS:
                 costs, expected = exact[name]
                 expected_rows = np.broadcast_to(expected, costs.shape[:2])
                 aware, is_tied = tie_aware_item_accuracies(costs, expected_rows)
-                solver = solver_item_accuracies(steb[name][0], expected_rows)
+                solver = solver_item_accuracies(costs, expected_rows)
                 items["tie_aware"][name].append(aware)
                 items["solver"][name].append(solver)
                 tied[name].append(is_tied)

@@ -168,7 +168,12 @@ def test_order_alignment_constant_encoder_scores_chance() -> None:
     ]
     constant = lookup({t: [1.0, 1.0] for r in rows for t in r["texts"]})
     res = get_evaluator("order_alignment").evaluate(table("style_sequences", rows), constant)
-    assert res.metrics["accuracy"] == pytest.approx(0.5)
+    # steb protocol: the solver's identity choice among tied optima (as STEB's code)
+    assert res.metrics["accuracy"] == pytest.approx(1.0)
+    assert res.metrics["accuracy_tie_aware"] == pytest.approx(0.5)
+    assert res.metrics["tied_share"] == 1.0
+    strict = get_evaluator("order_alignment", protocol="steb-strict")
+    assert strict.evaluate(table("style_sequences", rows), constant).metrics["accuracy"] == 0.5
 
 
 def test_retrieval_by_hand() -> None:
@@ -188,10 +193,12 @@ def test_retrieval_by_hand() -> None:
         "tc1": [1, 0, 0.05],
     }
     res = get_evaluator("retrieval").evaluate(table("retrieval", rows), lookup(vectors))
-    # query a: ta ranks 1. query b: tc (0.9988), ta (0.99), tb (0.0995) -> rank 3
-    assert res.metrics["mrr"] == pytest.approx((1 + 1 / 3) / 2)
+    # tc's author has no query: dropped (STEB's target filter). query a: ta ranks 1.
+    # query b: ta (0.99), tb (0.0995) -> rank 2
+    assert res.metrics["mrr"] == pytest.approx((1 + 1 / 2) / 2)
     assert res.metrics["recall@1"] == pytest.approx(0.5)
     assert res.counts["n_queries"] == 2
+    assert res.counts["n_targets_without_query"] == 1
 
 
 def test_quantile_bins_match_pandas_qcut() -> None:

@@ -6,7 +6,12 @@ import numpy as np
 import pytest
 
 from evaluators.encoders import get_encoder
-from evaluators.encoders.function_words import FunctionWordEncoder, read_vocabulary, tokenize
+from evaluators.encoders.function_words import (
+    RESOURCE,
+    FunctionWordEncoder,
+    read_vocabulary,
+    tokenize,
+)
 from evaluators.errors import DataError
 
 SENTENCE = "Instead of THE cat, the dog sat in front of the door."  # 12 tokens
@@ -23,7 +28,8 @@ def test_hand_made_sentence_with_custom_vocabulary():
 
 
 def test_bundled_vocabulary_counts_words_phrases_and_contractions():
-    encoder = get_encoder("function-words")
+    assert get_encoder("function-words").dim == 458  # default: STEB's list (459 entries)
+    encoder = FunctionWordEncoder(RESOURCE)  # stylebench's own list
     names = encoder.feature_names
     words = [n for n in names if " " not in n]
     phrases = [n for n in names if " " in n]
