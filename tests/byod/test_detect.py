@@ -10,6 +10,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score, roc_curve
 
 from evaluators.cli import main
@@ -215,3 +217,25 @@ def test_split_by_keeps_groups_on_one_side(tmp_path: Path) -> None:
     assert {keys[i] for i in train}.isdisjoint({keys[i] for i in test})
     assert len({keys[i] for i in train}) == 8 and len(train) + len(test) == 60
     assert train_test_index(data, 0.5, seed=3) == (train, test)  # seeded
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    neg=st.lists(st.integers(0, 6), min_size=2, max_size=30),
+    pos=st.lists(st.integers(0, 6), min_size=1, max_size=30),
+    fpr=st.sampled_from([0.01, 0.05, 0.2, 0.5]),
+    seed=st.integers(0, 1000),
+)
+def test_bootstrap_engines_agree_on_any_tied_scores(neg, pos, fpr, seed) -> None:
+    from evaluators.detect.bootstrap import _indices, estimate
+
+    s = np.asarray(neg + pos, float)
+    y = np.r_[np.zeros(len(neg), int), np.ones(len(pos), int)]
+    idx_neg, idx_pos = _indices(len(neg), len(pos), 25, seed)
+    auc, tpr = replicates(s[y == 0], s[y == 1], (fpr,), idx_neg, idx_pos)
+    ref_auc, ref_tpr = bootstrap_reference(s, y, (fpr,), 25, seed)
+    np.testing.assert_allclose(auc, ref_auc, atol=1e-12)
+    np.testing.assert_allclose(tpr, ref_tpr, atol=1e-12)
+    point = estimate(s, y, (fpr,), 25, seed)
+    assert point.auroc == pytest.approx(roc_auc_score(y, s), abs=1e-12)
+    assert point.tpr[fpr] == pytest.approx(sklearn_tpr_at_fpr(y, s, fpr), abs=1e-12)
