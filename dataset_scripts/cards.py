@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from dataset_scripts.registry import DatasetSpec
 
 ALL_CONFIG = "all"  # the default config of a multi-dataset release: every config as a split
+STYLEBENCH_KEY = "stylebench"  # card metadata: repo id, and each config's schema and dataset
 
 _SPDX = {
     "mit",
@@ -113,7 +114,28 @@ def front_matter(
         DatasetInfosDict(
             {c: DatasetInfo(features=f, config_name=c) for c, f in infos.items()}
         ).to_dataset_card_data(card)
-    return card.to_dict()
+    meta = card.to_dict()
+    # what each config is, for readers of a downloaded repo (no build info travels with it)
+    meta[STYLEBENCH_KEY] = {
+        "repo": spec.hub_id,
+        "configs": {
+            c: {"schema": schemas[c], "dataset": (members[c].hub_id if members else spec.hub_id)}
+            for c in counts
+        },
+    }
+    return meta
+
+
+def stylebench_metadata(readme_text: str) -> dict[str, object]:
+    """The card's :data:`STYLEBENCH_KEY` block (``{"repo", "configs"}``), or ``{}``."""
+    if not readme_text.startswith("---"):
+        return {}
+    try:
+        meta = yaml.safe_load(readme_text.split("\n---", 1)[0].removeprefix("---"))
+    except yaml.YAMLError:
+        return {}
+    block = meta.get(STYLEBENCH_KEY) if isinstance(meta, dict) else None
+    return block if isinstance(block, dict) else {}
 
 
 def _front_matter_text(meta: Mapping[str, object]) -> str:

@@ -244,10 +244,22 @@ def built_configs(folder: Path) -> dict[str, dict[str, str]]:
     try:
         info = json.loads((Path(folder) / BUILD_INFO).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return {}
+        return _card_configs(Path(folder))
     if isinstance(info.get("configs"), dict):
         return info["configs"]
     return {c: {"schema": c, "dataset": info.get("hub_id", "")} for c in info.get("counts", {})}
+
+
+def _card_configs(folder: Path) -> dict[str, dict[str, str]]:
+    """The same map from the card of a folder without build info (a downloaded repo)."""
+    from dataset_scripts.cards import stylebench_metadata
+
+    try:
+        block = stylebench_metadata((folder / "README.md").read_text(encoding="utf-8"))
+    except OSError:
+        return {}
+    configs = block.get("configs")
+    return dict(configs) if isinstance(configs, dict) else {}
 
 
 def _previous_tables(

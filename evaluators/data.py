@@ -274,7 +274,12 @@ def _dataset_id(ref: str, config: str, local: bool) -> tuple[str, str]:
 
             repo = json.loads((Path(ref) / BUILD_INFO).read_text(encoding="utf-8"))["hub_id"]
         except (OSError, ValueError, KeyError):
-            return "", ""
+            from dataset_scripts.cards import stylebench_metadata
+
+            try:  # a downloaded repo (e.g. a Hub snapshot): its card says what it is
+                repo = stylebench_metadata((Path(ref) / "README.md").read_text("utf-8"))["repo"]
+            except (OSError, KeyError):
+                return "", ""
         return str(built_configs(Path(ref)).get(config, {}).get("dataset", repo)), str(repo)
     from dataset_scripts.registry import find_config
 

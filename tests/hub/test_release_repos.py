@@ -353,3 +353,25 @@ def test_bare_metric_names_after_install(tmp_path: Path, monkeypatch: pytest.Mon
     )
     shadow = evaluate.load("tpr_at_fpr")
     assert type(shadow).__name__ == "Shadow"
+
+
+def test_downloaded_repo_without_build_info_knows_its_configs(
+    built: tuple[Path, dict[str, int]], tmp_path: Path
+) -> None:
+    """What a Hub snapshot holds (the pushed files: no build info): the card's stylebench
+    block still maps each config to its schema and STEB dataset."""
+    from evaluators.publish import plan_push
+    from evaluators.runner import plan_tasks
+
+    folder, expected = built
+    plan = plan_push(str(folder))
+    snapshot = tmp_path / "snapshot"
+    for file in plan.files:
+        (snapshot / file).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(folder / file, snapshot / file)
+    assert not (snapshot / "stylebench_build.json").exists()
+    assert config_schemas(str(snapshot)) == {c: "text_pairs" for c in ("easy", "medium", "hard")}
+    assert sorted(s.config for s in plan_tasks([str(snapshot)])) == ["easy", "hard", "medium"]
+    table = load_table(str(snapshot), "medium")
+    assert table.dataset_id == "steb/pan23_style_change_medium" and table.repo == REPO
+    assert len(table.rows) == expected["medium"]
