@@ -58,3 +58,27 @@ def test_refuses_before_starting_when_over_the_limit(tmp_path: Path, monkeypatch
     assert detectors.estimate_message("loglik", str(small)).startswith(
         "20 texts; loglik should take"
     )
+
+
+class _Slow:
+    """0.02 s per text after a slow first call (the model load)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def score(self, texts):
+        import time
+
+        self.calls += 1
+        time.sleep(0.3 if self.calls == 1 else 0.02 * len(texts))
+        return [0.0] * len(texts)
+
+
+def test_scoring_stops_early_when_the_measured_rate_overruns() -> None:
+    texts = [f"text {i}" for i in range(16 * 20)]  # 20 batches: about 6.4 s at that rate
+    slow = _Slow()
+    with pytest.raises(UserError, match=r"stopped early: at the measured 0\.0\d s per text"):
+        detectors.score_texts(slow, texts, max_seconds=2.0)
+    assert slow.calls == 2  # the load is not extrapolated; the first real batch is
+    fast = _Slow()
+    assert len(detectors.score_texts(fast, texts[:48], max_seconds=5.0)) == 48

@@ -97,15 +97,28 @@ def score_texts(
     detector: Any, texts: Sequence[str], max_seconds: float = MAX_RUN_SECONDS
 ) -> np.ndarray:
     """``detector.score`` in batches as finite floats of shape (n,), or :class:`UserError`
-    (also when scoring passes ``max_seconds``)."""
+    (also when scoring passes ``max_seconds``, or as soon as the rate measured after the
+    first batch, which includes loading the model, projects past it)."""
     started = time.perf_counter()
+    after_first = None
     parts = []
     for start in range(0, len(texts), SCORE_BATCH):
-        if time.perf_counter() - started > max_seconds:
+        now = time.perf_counter()
+        if now - started > max_seconds:
             raise UserError(
                 f"scoring stopped at the {max_seconds:.0f} s limit after {start} of {len(texts)} "
-                "texts; use a smaller set here or `stylebench arb score` on your machine"
+                "texts; use a smaller set here or `stylebench detect run` on your machine"
             )
+        if after_first is not None and start > SCORE_BATCH:
+            rate = (now - after_first) / (start - SCORE_BATCH)
+            projected = now - started + rate * (len(texts) - start)
+            if projected > max_seconds:
+                raise UserError(
+                    f"stopped early: at the measured {rate:.2f} s per text, {len(texts)} texts "
+                    f"would take about {projected:.0f} s, over the {max_seconds:.0f} s limit "
+                    f"(this Space is busy); use fewer texts or `stylebench detect run` on your "
+                    "machine"
+                )
         batch = list(texts[start : start + SCORE_BATCH])
         try:
             part = np.asarray(detector.score(batch), dtype=np.float64).reshape(-1)
@@ -114,6 +127,8 @@ def score_texts(
         if part.shape != (len(batch),):
             raise UserError(f"the detector returned {part.size} scores for {len(batch)} texts")
         parts.append(part)
+        if after_first is None:
+            after_first = time.perf_counter()
     scores = np.concatenate(parts) if parts else np.zeros(0)
     if not np.all(np.isfinite(scores)):
         raise UserError("the detector returned NaN or infinite scores")
