@@ -11,7 +11,8 @@ ships ``problem-N.truth`` with ``changes`` (bool) and ``positions`` (character o
 where a new author starts).
 
 STEB (App. C.7) turns every pair of consecutive units into a trial: label 1 (same author)
-where the change flag is 0, label 0 (different authors) where it is 1. PAN26 is heavily
+where the change flag is 0, label 0 (different authors) where it is 1. PAN18 gives one
+trial per document instead (:func:`pan18_trials`, the authors' loader). PAN26 is heavily
 imbalanced, so every different-author pair is kept and same-author pairs are sampled at
 one global rate with one seeded RNG, as the STEB authors' loader does
 (:func:`downsample_same_author_global`).
@@ -156,22 +157,14 @@ def read_problems(folder: Path, dropped: Counter[str]) -> list[Problem]:
         raw_text = read_text_strict(path)
         text = raw_text.replace("\r\n", "\n")
         truth_path = folder / f"truth-{path.stem}.json"
-        pan18_truth = folder / f"{path.stem}.truth"
-        if truth_path.exists():
-            truth = _load_json(truth_path)
-            if "changes" not in truth:
-                raise DataError(f"{truth_path}: missing field 'changes'")
-            units = split_units(raw_text)
-            changes = _changes(truth["changes"], truth_path)
-            check_truth(truth, changes, truth_path)
-        elif pan18_truth.exists():
-            units, flags = _pan18_units(text, _load_json(pan18_truth), pan18_truth)
-            if flags is None:
-                dropped["PAN18 document with a change but no 'positions' (boundaries unknown)"] += 1
-                continue
-            changes = flags
-        else:
-            raise DataError(f"{path}: no truth file {truth_path.name} (or {pan18_truth.name})")
+        if not truth_path.exists():
+            raise DataError(f"{path}: no truth file {truth_path.name}")
+        truth = _load_json(truth_path)
+        if "changes" not in truth:
+            raise DataError(f"{truth_path}: missing field 'changes'")
+        units = split_units(raw_text)
+        changes = _changes(truth["changes"], truth_path)
+        check_truth(truth, changes, truth_path)
         if len(changes) != len(units) - 1:
             lone_cr = "\r" in text and len(changes) == len(text.rstrip("\n").split("\n")) - 1
             dropped[LONE_CR if lone_cr else MISMATCH] += 1
@@ -180,31 +173,62 @@ def read_problems(folder: Path, dropped: Counter[str]) -> list[Problem]:
     return problems
 
 
-def _pan18_units(
-    text: str, truth: dict[str, Any], path: Path
-) -> tuple[tuple[str, ...], tuple[int, ...] | None]:
-    """Paragraphs (non-empty lines) of a PAN18 document and the change flag of each
-    boundary: a boundary is a change where a truth ``position`` (character offset of a
-    new author's first character) falls between the two paragraphs."""
-    starts, units = [], []
-    offset = 0
-    for line in text.split("\n"):
-        if line.strip():
-            starts.append(offset)
-            units.append(line)
-        offset += len(line) + 1
-    if "changes" not in truth:
-        raise DataError(f"{path}: missing field 'changes'")
-    if not truth["changes"]:
-        return tuple(units), tuple(0 for _ in units[1:])
-    positions = truth.get("positions")
-    if not positions:
-        return tuple(units), None
-    flags = []
-    for i in range(1, len(units)):
-        end_previous = starts[i - 1] + len(units[i - 1])
-        flags.append(int(any(end_previous <= int(p) <= starts[i] for p in positions)))
-    return tuple(units), tuple(flags)
+def midpoint_split(text: str) -> int:
+    """STEB's split of a single-author PAN18 document: just after the whitespace
+    character nearest the character midpoint (looking left first at each distance), or
+    the midpoint itself when the text has no whitespace."""
+    mid = len(text) // 2
+    for offset in range(len(text)):
+        left, right = mid - offset, mid + offset
+        if left >= 0 and text[left].isspace():
+            return left + 1
+        if right < len(text) and text[right].isspace():
+            return right + 1
+    return mid
+
+
+def pan18_trials(folder: Path, dropped: Counter[str]) -> list[dict[str, Any]]:
+    """PAN18 as the STEB authors' loader maps it: ONE trial per document. Without a
+    change the document is split at the whitespace nearest its midpoint (same author,
+    label 1); with changes, side A is the text before the first ``positions`` offset and
+    side B the segment from there to the next offset (or the end): two different
+    authors, label 0. Texts are read with universal newlines, as STEB reads them, and
+    kept unstripped; a trial with a blank side is dropped (counted). A truth with
+    ``changes`` true but no usable ``positions`` is an error naming the file."""
+    rows = []
+    for path in sorted(folder.glob("problem-*.txt"), key=_problem_number):
+        text = read_text_strict(path).replace("\r\n", "\n").replace("\r", "\n")
+        truth_path = folder / f"{path.stem}.truth"
+        if not truth_path.exists():
+            raise DataError(f"{path}: no truth file {truth_path.name}")
+        truth = _load_json(truth_path)
+        if not isinstance(truth.get("changes"), bool):
+            raise DataError(f"{truth_path}: field 'changes' must be true or false")
+        positions = truth.get("positions") or []
+        if not isinstance(positions, list) or not all(
+            isinstance(p, int) and not isinstance(p, bool) and 0 < p < len(text) for p in positions
+        ):
+            raise DataError(
+                f"{truth_path}: 'positions' must be character offsets inside the text "
+                f"(1..{len(text) - 1}), found {positions!r:.80}"
+            )
+        if positions != sorted(set(positions)):
+            raise DataError(f"{truth_path}: 'positions' must increase, found {positions!r:.80}")
+        if truth["changes"]:
+            if not positions:
+                raise DataError(f"{truth_path}: 'changes' is true but 'positions' is empty")
+            end = positions[1] if len(positions) > 1 else len(text)
+            side_a, side_b, label = text[: positions[0]], text[positions[0] : end], 0
+        else:
+            if positions:
+                raise DataError(f"{truth_path}: 'changes' is false but 'positions' is not empty")
+            split = midpoint_split(text)
+            side_a, side_b, label = text[:split], text[split:], 1
+        if not side_a.strip() or not side_b.strip():
+            dropped["PAN18 document with a blank side (as STEB, no trial)"] += 1
+            continue
+        rows.append({"id": path.stem, "text1": side_a, "text2": side_b, "label": label})
+    return rows
 
 
 def consecutive_pairs(problem: Problem) -> list[dict[str, Any]]:
@@ -308,6 +332,11 @@ def build_style_change(
         raise DataError(f"PAN{year} style change needs --raw (the Zenodo download)")
     dropped: Counter[str] = Counter()
     folder = find_split_folder(Path(raw), LEVEL_TOKENS[(year, level)], dropped)
+    if year == 18:
+        trials = pan18_trials(folder, dropped)
+        if not trials:
+            raise DataError(f"{folder}: no trials could be built")
+        return {"text_pairs": {"test": trials}}, dict(dropped)
     rows: list[dict[str, Any]] = []
     per_document: list[tuple[str, list[dict[str, Any]]]] = []
     empty = 0
@@ -398,11 +427,17 @@ def protocol(year: int, level: str) -> str:
     if note:
         text += " " + note
     if year == 18:
-        text += (
-            " PAN18 ships `problem-N.truth` with `changes` (bool) and `positions` "
-            "(character offsets of author switches): paragraphs are the non-empty lines and "
-            "a boundary is a change where a position falls between the two paragraphs; a "
-            "document with a change but no positions is dropped (counted)."
+        text = (
+            "PAN18 ships `problem-N.txt` with `problem-N.truth`: `changes` (bool) and "
+            "`positions` (character offsets where a new author starts). As in the STEB "
+            "authors' loader, each document is ONE trial: without a change it is split at "
+            "the whitespace nearest its character midpoint (`text1` = first half, `text2` = "
+            "second half, `label` = 1, same author); with changes `text1` is the text before "
+            "the first position and `text2` the segment from there to the next position (or "
+            "the end), `label` = 0. `id` = `problem-N`. The validation set is balanced (746 "
+            "/ 746 = 1,492 trials, Table 15). Texts are read with universal newlines and "
+            "kept unstripped, as STEB embeds them; a trial with a blank side is dropped "
+            "(counted); a truth with changes but no positions is an error."
         )
     if year == 26:
         text += (

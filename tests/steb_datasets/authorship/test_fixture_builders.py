@@ -100,14 +100,35 @@ def test_pan23_easy_from_published_layout() -> None:
         _build("steb/pan23_style_change_hard", FIXTURES / "pan23")
 
 
-def test_pan18_positions_give_the_change() -> None:
-    rows, dropped = _build("steb/pan18_style_change", FIXTURES / "pan18")
-    assert [(r["id"], r["label"]) for r in rows] == [
-        ("problem-1-0", 1),
-        ("problem-1-1", 0),
-        ("problem-2-0", 1),
-    ]
-    assert dropped == {"PAN18 document with a change but no 'positions' (boundaries unknown)": 1}
+def test_pan18_one_trial_per_document_as_steb(tmp_path: Path) -> None:
+    """STEB's PAN18 rule: a changed document is (text before the first position, the
+    segment up to the next position or the end), label 0; an unchanged one is split
+    just after the whitespace nearest its midpoint, label 1; sides are not stripped."""
+    import shutil
+
+    for n in (1, 2):
+        for suffix in ("txt", "truth"):
+            shutil.copy(FIXTURES / "pan18" / f"problem-{n}.{suffix}", tmp_path)
+    rows, dropped = _build("steb/pan18_style_change", tmp_path)
+    first = (FIXTURES / "pan18" / "problem-1.txt").read_text(encoding="utf-8")
+    second = (FIXTURES / "pan18" / "problem-2.txt").read_text(encoding="utf-8")
+    assert [(r["id"], r["label"]) for r in rows] == [("problem-1", 0), ("problem-2", 1)]
+    assert (rows[0]["text1"], rows[0]["text2"]) == (first[:53], first[53:])
+    assert rows[1]["text1"] + rows[1]["text2"] == second
+    split = len(rows[1]["text1"])
+    assert second[split - 1].isspace() and abs(split - 1 - len(second) // 2) == min(
+        abs(i - len(second) // 2) for i, c in enumerate(second) if c.isspace()
+    )
+    assert dropped == {}
+    assert pan_style_change.midpoint_split("abcdef") == 3  # no whitespace: the midpoint
+    assert pan_style_change.midpoint_split("ab cd ef") == 6  # nearest space: index 5
+    assert pan_style_change.midpoint_split("ab c de") == 3  # spaces at 2 and 4 tie: left
+    # a truth with changes but no positions (the fixture's problem-3) is an error
+    with pytest.raises(DataError, match=r"problem-3\.truth: 'changes' is true but 'positions'"):
+        _build("steb/pan18_style_change", FIXTURES / "pan18")
+    (tmp_path / "problem-1.truth").write_text('{"changes": true, "positions": [9999]}')
+    with pytest.raises(DataError, match="'positions' must be character offsets inside"):
+        _build("steb/pan18_style_change", tmp_path)
 
 
 def _write_problem(folder: Path, n: int, units: list[str], changes: list[int]) -> None:
@@ -404,7 +425,10 @@ def test_pan_invalid_utf8_names_file_and_line(tmp_path: Path) -> None:
             {"authors": 2, "changes": [1, 0], "paragraph-authors": [1, 2]},
             "'paragraph-authors' names 2 units but 'changes' has 2 flags",
         ),
-        ({"authors": 1, "changes": [0, 1]}, "'authors' is 1 but 'changes' flags a change at boundary 1"),
+        (
+            {"authors": 1, "changes": [0, 1]},
+            "'authors' is 1 but 'changes' flags a change at boundary 1",
+        ),
         (
             {"authors": 1, "changes": [1, 0], "paragraph-authors": [1, 2, 2]},
             "'authors' is 1 but",
