@@ -48,6 +48,13 @@ def test_wheel_contents(wheel: Path) -> None:
             assert f"evaluators/_bundled/metrics/{name}/{file}" in names
     assert "evaluators/_bundled/spaces/README.md" in names
     assert "evaluators/cli.py" in names and "dataset_scripts/steb/stel.py" in names
+    # the release-repo and publishing machinery (issue 13) ships in the wheel
+    for module in (
+        "dataset_scripts/hub_cache.py",
+        "evaluators/metric_cache.py",
+        "evaluators/publish.py",
+    ):
+        assert module in names, module
     assert "evaluators/encoders/resources/function_words.txt" in names
     assert not any(n.startswith("tests/") for n in names)
 
