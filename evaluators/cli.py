@@ -143,12 +143,13 @@ def list_(
         root = raw_root or _corpora_root()
         found = discover(root)
         statuses = [dataset_status(s, root, built_root, found) for s in specs]
-        columns = ["dataset", "tasks", "lang", "status", "licence"]
+        columns = ["dataset", "Hub repo[:config]", "tasks", "lang", "status", "licence"]
         for status in sorted(statuses, key=lambda st: st.spec.hub_id.lower()):
             spec = status.spec
             rows.append(
                 [
                     spec.hub_id,
+                    f"{spec.repo}:{spec.config}" if spec.config else spec.repo,
                     ", ".join(task_types(spec)),
                     ",".join(spec.language),
                     status.line(),
@@ -162,9 +163,9 @@ def list_(
     else:
         from evaluators.metric_loading import list_metrics
 
-        columns = ["metric", "load with"]
+        columns = ["metric", "load with (after `stylebench metrics install`)", "or, no install"]
         for name in list_metrics():
-            rows.append([name, f'load_metric("{name}")'])
+            rows.append([name, f'evaluate.load("{name}")', f'load_metric("{name}")'])
     print_rows(_console(), columns, rows, fmt, caption)
 
 
@@ -655,7 +656,6 @@ def metrics_install(names: tuple[str, ...]) -> None:
     for entry in installed:
         console.print(f'evaluate.load("{entry.load_name.removeprefix("evaluate-metric/")}")  -> {entry.script}')
     console.print(f"{len(installed)} cache entries written")
-
 
 
 # Benchmark families add their own command groups (``stylebench valla ...``): a module
