@@ -1,9 +1,10 @@
 """Load the bundled ``evaluate`` metric modules by bare name, and share their glue code.
 
-``evaluate.load("tpr_at_fpr")`` would look for a Hub Space of the ``evaluate-metric``
-organisation, which is not ours. :func:`load_metric` resolves a bare bundled name to the
-module folder shipped with stylebench (``metrics/<name>/`` in a checkout,
-``evaluators/_bundled/metrics/<name>/`` in an installed wheel)::
+A bare ``evaluate.load("tpr_at_fpr")`` asks the Hub's ``evaluate-metric`` organisation
+first and then evaluate's module cache; ``stylebench metrics install``
+(:mod:`evaluators.metric_cache`) registers our modules there. :func:`load_metric` needs no
+install step: it resolves a bare bundled name to the module folder shipped with stylebench
+(``metrics/<name>/`` in a checkout, ``evaluators/_bundled/metrics/<name>/`` in a wheel)::
 
     >>> from evaluators.metric_loading import load_metric
     >>> tpr = load_metric("tpr_at_fpr")                      # doctest: +SKIP
