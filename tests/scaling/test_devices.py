@@ -73,3 +73,26 @@ def test_minilm_on_two_cpu_workers_matches_one(minilm_local, tmp_path: Path) -> 
         for name, value in mine.result.metrics.items():
             if isinstance(value, float):
                 assert theirs.result.metrics[name] == pytest.approx(value, abs=1e-6), name
+
+
+def test_cli_devices_writes_the_results_of_one_device(demo_specs: list, tmp_path: Path) -> None:
+    import json
+
+    from evaluators.cli import main
+
+    folder = demo_specs[0].dataset
+    for name, extra in (("one", []), ("two", ["--devices", "cpu,cpu"])):
+        main(["run", "--no-progress", "--model", "function-words", "--dataset", folder,
+              "--out", str(tmp_path / name), "--cache-dir", str(tmp_path / f"cache_{name}"),
+              *extra])
+
+    def payloads(root: Path) -> dict[str, dict]:
+        found = {}
+        for path in sorted(root.rglob("*.json")):
+            payload = json.loads(path.read_text())
+            payload.pop("timings"), payload.pop("created_at")
+            found[str(path.relative_to(root))] = payload
+        return found
+
+    one, two = payloads(tmp_path / "one"), payloads(tmp_path / "two")
+    assert len(one) == len(demo_specs) and one == two
