@@ -29,12 +29,13 @@ def texts_5000() -> list[str]:
     from evaluators.paths import corpora_dir
     from evaluators.runner import plan_tasks
     from evaluators.tasks import get_evaluator
-    from tests.scaling.small_datasets import build_small
+    from tests.scaling.small_datasets import MORE_STEB, SMALL_STEB, build_small
 
     corpora = corpora_dir()
     if corpora is None:
         sys.exit("needs ../shared/corpora")
-    folders = build_small(Path(tempfile.mkdtemp()), corpora)
+    ids = SMALL_STEB + MORE_STEB
+    folders = build_small(Path(tempfile.mkdtemp()), corpora, len(ids), ids)
     texts = list(
         dict.fromkeys(
             t

@@ -18,14 +18,20 @@ SMALL_STEB = (
 )
 
 
-def build_small(out: Path, corpora: Path, n: int = len(SMALL_STEB)) -> list[str]:
-    """Build the first ``n`` of :data:`SMALL_STEB` under ``out``; their folder paths."""
+# more real texts for the 5,000-text multi-device benchmark
+MORE_STEB = ("steb/StylePTB", "steb/OneStopEnglishCorpus", "steb/bible_versions")
+
+
+def build_small(
+    out: Path, corpora: Path, n: int = len(SMALL_STEB), hub_ids: tuple[str, ...] = SMALL_STEB
+) -> list[str]:
+    """Build the first ``n`` of ``hub_ids`` under ``out``; their folder paths."""
     from dataset_scripts.hub_folder import build_dataset
     from dataset_scripts.registry import get_dataset
     from dataset_scripts.status import dataset_status
 
     folders = []
-    for hub_id in SMALL_STEB[:n]:
+    for hub_id in hub_ids[:n]:
         spec = get_dataset(hub_id)
         raw = dataset_status(spec, corpora, None).raw
         folder, _ = build_dataset(spec, raw, Path(out) / spec.slug)
