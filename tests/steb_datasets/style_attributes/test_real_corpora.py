@@ -37,17 +37,19 @@ DATASETS: dict[str, tuple[str, int, int, bool]] = {
 
 # TF-IDF (char 3-5 + regex-token word 1-2 n-grams, fitted on the dataset's own texts),
 # STEB evaluators with their default seed: (clustering V-measure, all-to-all pair AUC).
+# Re-pinned after issue 19 (k-means on the vectors' own dtype, Bible shuffle) and issue 20
+# (TF-IDF vocabulary tie-break, float64 weights).
 PINNED: dict[str, tuple[float, float]] = {
-    "bible_versions": (0.005698749804718698, 0.5419989778328024),
-    "corpus-of-diverse-styles": (0.09074134919547591, 0.5502878799358362),
-    "wikipedia_politeness": (0.007447983590006255, 0.5189593668341709),
-    "stackexchange_politeness": (0.005540518625265288, 0.5141350199609157),
-    "eWAVE": (0.13452463222160355, 0.6042698123808431),
-    "x_genre": (0.29755398039820885, 0.6589354376417234),
-    "pastel_age": (0.0014796639742600238, 0.5018691950376885),
-    "pastel_education": (0.00516939246400393, 0.5045287741834171),
-    "pastel_gender": (0.00046682898632316645, 0.5211511432160804),
-    "pastel_politics": (0.01752568566854009, 0.5058052977386934),
+    "bible_versions": (0.003430074742843797, 0.528584097403872),
+    "corpus-of-diverse-styles": (0.009490139208505513, 0.5503263027742016),
+    "wikipedia_politeness": (0.00671700208041764, 0.5190827409268565),
+    "stackexchange_politeness": (0.0063739280410774, 0.5141297774288107),
+    "eWAVE": (0.14235509459746531, 0.604252657725818),
+    "x_genre": (0.29755398039820885, 0.6588431564625851),
+    "pastel_age": (0.003525993302587693, 0.5017228907035176),
+    "pastel_education": (0.005205467378088941, 0.5044164638819095),
+    "pastel_gender": (0.1113917798043689, 0.5214589283919598),
+    "pastel_politics": (0.01752568566854009, 0.5058694563442211),
 }
 
 
@@ -140,7 +142,8 @@ def test_bible_drops_identical_verses_and_stays_parallel(corpora: Path) -> None:
     verse_lists = list(by_version.values())
     assert all(v == verse_lists[0] for v in verse_lists)  # same verses, same order
     first_kept = verse_lists[0][0]
-    assert first_kept == "Genesis-1-2"
+    assert first_kept == "Isaiah-23-7"  # the random.Random(42) shuffle of issue 19
+    assert "Genesis-1-1" not in verse_lists[0]
     bibles = corpora / "BibleVersions" / "Data" / "Bibles"
     genesis_1_1 = [
         " ".join(
