@@ -22,6 +22,7 @@ from evaluators.data import Table
 from evaluators.encoders.function_words import STEB_RESOURCE, FunctionWordEncoder
 from evaluators.tasks import EmbeddingLookup, get_evaluator
 from tests.parity import steb_reference as ref
+from tests.parity.test_ci_containment import assert_ci
 
 pytestmark = pytest.mark.corpora
 
@@ -62,6 +63,7 @@ def test_order_alignment_stel(stel: Table) -> None:
     evaluator = get_evaluator("order_alignment")
     lookup = _lookup(evaluator.texts(stel))
     result = evaluator.evaluate(stel, lookup)
+    assert_ci(result)
     sequences = [lookup(row["texts"]) for row in stel.rows]
     theirs = ref.order_alignment(sequences, [row["group"] for row in stel.rows])
     assert result.metrics["accuracy"] == pytest.approx(theirs["acc_mean"], abs=TOL)
@@ -81,12 +83,14 @@ def test_all_to_all_pairs_and_clustering_bible(bible: Table) -> None:
     lookup = _lookup([row["text"] for row in bible.rows])
     vectors = lookup(row["text"] for row in bible.rows)
     pairs = get_evaluator("all_to_all_pairs").evaluate(bible, lookup)
+    assert_ci(pairs)
     assert pairs.counts["n_pairs"] == 1600 * 1599 // 2
     assert pairs.metrics["auc"] == pytest.approx(ref.all_to_all_auc(vectors, labels), abs=TOL)
     # their literal float32 arithmetic moves near-tied cosines by ~1e-7
     literal = ref.all_to_all_auc(vectors, labels, literal_float32=True)
     assert pairs.metrics["auc"] == pytest.approx(literal, abs=1e-5)
     clusters = get_evaluator("clustering").evaluate(bible, lookup)
+    assert_ci(clusters)
     assert clusters.metrics["v_measure"] == pytest.approx(ref.clustering(vectors, labels), abs=TOL)
 
 
@@ -112,6 +116,7 @@ def test_pan_style_change_pairs_and_auc(corpora: Path, year: int, level: str, ra
     evaluator = get_evaluator("predefined_pairs")
     lookup = _lookup(evaluator.texts(table))
     result = evaluator.evaluate(table, lookup)
+    assert_ci(result)
     left = lookup(row["text1"] for row in table.rows)
     right = lookup(row["text2"] for row in table.rows)
     labels = [row["label"] for row in table.rows]
@@ -140,6 +145,7 @@ def _retrieval_parity(table: Table):
     evaluator = get_evaluator("retrieval")
     lookup = _lookup(evaluator.texts(table))
     result = evaluator.evaluate(table, lookup)
+    assert_ci(result)
 
     def pooled(role: str) -> tuple[np.ndarray, list[str]]:
         rows = [r for r in table.rows if r["role"] == role]
