@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from dataset_scripts.raw_io import read_text
 from dataset_scripts.registry import builder
 from dataset_scripts.steb.labelled import (
     CAP_PROTOCOL,
@@ -48,13 +49,7 @@ def read_stormfront(raw: Path, dropped: Counter[str]) -> Iterator[tuple[str, str
                 continue
             raise DataError(f"{metadata} line {line}: column 'label' value {label!r} is unknown")
         path = require(folder / f"{row['file_id']}.txt", STORMFRONT_URL, f"text of line {line}")
-        try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError as error:
-            raise DataError(
-                f"{path}: not UTF-8 at byte {error.start} (named on line {line} of {metadata})"
-            ) from None
-        yield row["file_id"], text, label
+        yield row["file_id"], read_text(path), label  # a decoding error names the file
 
 
 def read_davidson(raw: Path, dropped: Counter[str]) -> Iterator[tuple[str, str, str]]:

@@ -26,7 +26,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from dataset_scripts.raw_io import iter_jsonl
+from dataset_scripts.raw_io import iter_jsonl, read_text
 from dataset_scripts.registry import DatasetSpec, builder, register
 from dataset_scripts.steb.catalog.authorship import AV_SETS, MULTILINGUAL_AV
 from evaluators.errors import DataError
@@ -37,10 +37,7 @@ KNOWN_SEPARATOR = "\n\n"
 
 
 def _read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise DataError(f"{path}: not UTF-8 at byte {error.start}") from None
+    return read_text(path)  # UTF-8, BOM dropped; a decoding error names file and line
 
 
 def read_truth_txt(path: Path) -> dict[str, int]:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dataset_scripts.raw_io import read_text
 from dataset_scripts.registry import builder
 from evaluators.errors import DataError
 
@@ -60,23 +61,9 @@ def _problem_number(path: Path) -> tuple[int, str]:
     return (int(match.group(1)) if match else -1, path.name)
 
 
-def read_text_strict(path: Path) -> str:
-    """A raw text file as UTF-8 (a leading byte-order mark dropped); invalid UTF-8 is an
-    error naming the file, the line and the byte (STEB's loader would replace it)."""
-    data = path.read_bytes()
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise DataError(
-            f"{path} line {line}: not valid UTF-8 (byte 0x{data[error.start]:02x} at offset "
-            f"{error.start})"
-        ) from None
-
-
 def _load_json(path: Path) -> dict[str, Any]:
     try:
-        value = json.loads(read_text_strict(path))
+        value = json.loads(read_text(path))
     except json.JSONDecodeError as error:
         raise DataError(f"{path}: invalid JSON at line {error.lineno}: {error.msg}") from None
     if not isinstance(value, dict):
@@ -154,7 +141,7 @@ def read_problems(folder: Path, dropped: Counter[str]) -> list[Problem]:
     """
     problems = []
     for path in sorted(folder.glob("problem-*.txt"), key=_problem_number):
-        raw_text = read_text_strict(path)
+        raw_text = read_text(path)
         text = raw_text.replace("\r\n", "\n")
         truth_path = folder / f"truth-{path.stem}.json"
         if not truth_path.exists():
@@ -197,7 +184,7 @@ def pan18_trials(folder: Path, dropped: Counter[str]) -> list[dict[str, Any]]:
     ``changes`` true but no usable ``positions`` is an error naming the file."""
     rows = []
     for path in sorted(folder.glob("problem-*.txt"), key=_problem_number):
-        text = read_text_strict(path).replace("\r\n", "\n").replace("\r", "\n")
+        text = read_text(path).replace("\r\n", "\n").replace("\r", "\n")
         truth_path = folder / f"{path.stem}.truth"
         if not truth_path.exists():
             raise DataError(f"{path}: no truth file {truth_path.name}")

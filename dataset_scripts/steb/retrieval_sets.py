@@ -25,7 +25,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from dataset_scripts.raw_io import iter_jsonl
+from dataset_scripts.raw_io import iter_jsonl, read_text
 from dataset_scripts.registry import DatasetSpec, builder, register
 from dataset_scripts.steb.catalog.authorship import MULTILINGUAL_AA
 from evaluators.errors import DataError
@@ -100,6 +100,8 @@ def luar_rows(
 
 def _read(path: Path, encoding: str) -> str:
     """A PAN18 text in its problem's declared encoding; a decoding error names the file."""
+    if encoding.replace("-", "").upper() == "UTF8":
+        return read_text(path)
     try:
         return path.read_text(encoding=encoding)
     except UnicodeDecodeError as error:

@@ -410,7 +410,9 @@ def _pan_folder(tmp_path: Path, truth: dict, text: bytes) -> Path:
 
 def test_pan_invalid_utf8_names_file_and_line(tmp_path: Path) -> None:
     _pan_folder(tmp_path, {"authors": 2, "changes": [1, 0]}, b"one\ntw\xffo\nthree")
-    with pytest.raises(DataError, match=r"problem-7\.txt line 2: not valid UTF-8 \(byte 0xff"):
+    with pytest.raises(
+        DataError, match=r"problem-7\.txt line 2, column 3: not UTF-8 text \(byte 0xff"
+    ):
         _build("steb/pan23_style_change_easy", tmp_path)
 
 
