@@ -169,9 +169,16 @@ def corpora_root(raw: Path, domain: str) -> Path:
     return raw.parent
 
 
-def domain_units(root: Path, domain: str, seed: int = SEED, counter: str = TOKEN_COUNTER):
-    """(units, dropped) of one domain read from ``root/<raw_hint>``; cached per process."""
-    folder = Path(root) / DOMAINS[domain].raw_hint
+def domain_units(
+    root: Path,
+    domain: str,
+    seed: int = SEED,
+    counter: str = TOKEN_COUNTER,
+    folder: Path | None = None,
+):
+    """(units, dropped) of one domain read from ``folder`` (default ``root/<raw_hint>``);
+    cached per process."""
+    folder = Path(root) / DOMAINS[domain].raw_hint if folder is None else Path(folder)
     key = (str(folder.resolve()), domain, seed, counter)
     if key not in _UNIT_CACHE:
         docs, dropped = DOMAINS[domain].reader(folder)
@@ -192,10 +199,12 @@ def build_domain(
     """DD and AA triplet rows of ``domain`` plus the dropped-row report."""
     root = corpora_root(raw, domain)
     own_folder = root / DOMAINS[domain].raw_hint
+    if not own_folder.is_dir() and Path(raw).is_dir() and Path(raw) != root:
+        own_folder = Path(raw)  # the domain's download under another folder name
     if not own_folder.is_dir():
         raise FileNotFoundError(f"{own_folder}: raw folder of styledisc/{domain} not found")
     units_by_domain: dict[str, list[Unit]] = {}
-    units, dropped = domain_units(root, domain, seed, counter)
+    units, dropped = domain_units(root, domain, seed, counter, own_folder)
     units_by_domain[domain] = units
     for other in DOMAINS:
         if other == domain:
