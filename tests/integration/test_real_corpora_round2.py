@@ -218,6 +218,13 @@ def test_cards_give_counts_beside_table15(built: dict[str, Path]) -> None:
     assert "training set" in pan15
     blog = (built["steb/blog_gender"] / "README.md").read_text(encoding="utf-8")
     assert "fewer than 19,320 files is a sample" in blog
+    # the licence of the copy the card was built from (each corpus' SOURCE.txt)
+    davidson = (built["steb/hate_speech_and_offensive_language"] / "README.md").read_text()
+    assert "license: mit" in davidson
+    stormfront = (built["steb/hate_speech"] / "README.md").read_text(encoding="utf-8")
+    assert "CC BY-SA 3.0 ES" in stormfront
+    sms = (built["steb/sms_spam"] / "README.md").read_text(encoding="utf-8")
+    assert "no limitations except the authors' copyright" in sms
 
 
 def test_build_all_finds_the_eight_by_layout_under_other_names(

@@ -222,7 +222,8 @@ DATASETS: tuple[StebDataset, ...] = (
         definitional=(),
         counts=_pairs(2, 200),
         source_url="https://huggingface.co/datasets/ucirvine/sms_spam",
-        license=NOT_STATED,
+        license="free use with no limitations except the authors' copyright (T. A. Almeida, "
+        "J. M. G\u00f3mez Hidalgo); cite the paper (readme of the UCI release, section 4)",
         raw_format="SMSSpamCollection: one message per line, 'ham|spam<TAB>text', no header",
         citation="""@inproceedings{almeida2011sms,
   title     = {Contributions to the Study of {SMS} Spam Filtering: New Collection and Results},
@@ -251,7 +252,8 @@ DATASETS: tuple[StebDataset, ...] = (
         definitional=(),
         counts=_pairs(2, 200),
         source_url="https://github.com/Vicomtech/hate-speech-dataset",
-        license=NOT_STATED,
+        license="CC BY-SA 3.0 ES (Creative Commons Attribution-ShareAlike 3.0 Spain; LICENSE "
+        "of the repository)",
         raw_format="annotations_metadata.csv (file_id,user_id,subforum_id,num_contexts,label) "
         "+ all_files/<file_id>.txt",
         citation="""@inproceedings{de-gibert-etal-2018-hate,
@@ -271,7 +273,7 @@ DATASETS: tuple[StebDataset, ...] = (
         definitional=(),
         counts=_pairs(3, 200),
         source_url="https://github.com/t-davidson/hate-speech-and-offensive-language",
-        license=NOT_STATED,
+        license="mit",  # LICENSE of t-davidson/hate-speech-and-offensive-language
         raw_format="data/labeled_data.csv (,count,hate_speech,offensive_language,neither,"
         "class,tweet)",
         citation="""@inproceedings{davidson2017automated,
