@@ -17,7 +17,7 @@ from evaluators.data import Table
 from evaluators.encoders.function_words import FunctionWordEncoder
 from evaluators.tasks import EmbeddingLookup, TaskResult, get_evaluator
 from evaluators.tasks.base import mean_ci
-from evaluators.tasks.clustering import v_measure_ci
+from evaluators.tasks.clustering import v_measure_ci, weighted_v_measures
 from evaluators.tasks.pairs import all_pairs, all_pairs_influence_ci, delong_ci
 from evaluators.tasks.probing import probing_ci
 
@@ -70,6 +70,9 @@ def test_ci_functions_contain_the_estimate(n: int, k: int, shift: float, seed: i
     d = delong_ci(pair_scores, pair_labels)
     assert d["auc"][0] <= roc_auc_score(pair_labels, pair_scores) <= d["auc"][1]
     clusters = rng.integers(0, k, size=n)
+    weights = rng.multinomial(n, np.full(n, 1 / n), size=3)
+    expected = [v_measure_score(np.repeat(labels, w), np.repeat(clusters, w)) for w in weights]
+    np.testing.assert_allclose(weighted_v_measures(clusters, labels, weights), expected, atol=1e-12)
     v = v_measure_ci(clusters, labels, seed=seed)
     assert v["v_measure"][0] <= v_measure_score(labels, clusters) + 1e-12
     assert v_measure_score(labels, clusters) <= v["v_measure"][1] + 1e-12
