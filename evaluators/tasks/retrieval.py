@@ -58,9 +58,11 @@ class RetrievalEvaluator(TaskEvaluator):
         targets = [r for r in table.rows if r["role"] == "target" and r["author"] in common]
         if not queries:
             raise ValueError(f"{table.source}: no author has both a query and a target")
-        q_vec = self._pooled(queries, embed).astype(np.float32)
-        t_vec = self._pooled(targets, embed).astype(np.float32)
-        distances = 1.0 - q_vec @ t_vec.T  # cosine distance, float32 (as sklearn's)
+        q_vec = self._pooled(queries, embed)
+        t_vec = self._pooled(targets, embed)
+        # cosine distance as float32 (as sklearn's in the authors' code), computed in float64
+        # and rounded once so that ties and ranks are the same on every CPU (issue 20)
+        distances = (1.0 - q_vec @ t_vec.T).astype(np.float32)
         relevance = (
             np.asarray([row["author"] for row in queries])[:, None]
             == np.asarray([row["author"] for row in targets])[None, :]

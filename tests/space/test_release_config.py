@@ -6,11 +6,6 @@ cache, never a local path). Each config is scored, equal to the Runner's numbers
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -41,54 +36,17 @@ def release_client(registered: tuple[Path, dict[str, int]], tmp_path_factory):
     ``STYLEBENCH_SPACE_DATASETS``; stopped at the end of the module."""
     from gradio_client import Client
 
-    from tests.space.conftest import SPACE_DIR, STARTUP_SECONDS, _free_port
+    from tests.space.server import STARTUP_SECONDS, running_space
 
     home = tmp_path_factory.mktemp("space-home")
-    port = _free_port()
-    env = dict(os.environ)
-    env.update(
-        GRADIO_SERVER_NAME="127.0.0.1",
-        GRADIO_SERVER_PORT=str(port),
-        GRADIO_ANALYTICS_ENABLED="False",
+    with running_space(
+        home,
+        home / "server.log",
+        STARTUP_SECONDS,
         STYLEBENCH_SPACE_HOME=str(home),
         STYLEBENCH_SPACE_DATASETS=str(registered[0]),
-        HF_HUB_OFFLINE="1",
-        PYTHONUNBUFFERED="1",
-    )
-    log = home / "server.log"
-    with log.open("w") as handle:
-        process = subprocess.Popen(
-            [sys.executable, str(SPACE_DIR / "app.py")],
-            cwd=home,
-            env=env,
-            stdout=handle,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        deadline = time.monotonic() + STARTUP_SECONDS
-        while True:
-            if process.poll() is not None:
-                pytest.fail(
-                    f"the Space exited with {process.returncode}:\n{log.read_text()[-3000:]}"
-                )
-            try:
-                with urllib.request.urlopen(url, timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"the Space did not start in {STARTUP_SECONDS} s")
-            time.sleep(0.3)
+    ) as (url, _process):
         yield Client(url, verbose=False)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def _reference(encoder_name: str) -> dict[str, float]:

@@ -372,7 +372,9 @@ def test_pan23_headline_folder_loads_with_datasets(tmp_path: Path) -> None:
 
     spec = get_dataset("steb/pan23_style_change_easy")
     folder, _ = build_dataset(spec, FIXTURES / "pan23", tmp_path / "pan23_style_change_easy")
-    ds = load_dataset(str(folder), "easy", split="test")  # a config of steb/pan23_style_change
+    # a config of steb/pan23_style_change; force_redownload because datasets caches a local
+    # folder by its name, and the real-corpora tests build a folder of the same name
+    ds = load_dataset(str(folder), "easy", split="test", download_mode="force_redownload")
     assert ds.column_names == ["id", "text1", "text2", "label"]
     assert ds["label"] == [1, 0, 1, 0, 0]
     card = (folder / "README.md").read_text(encoding="utf-8")
