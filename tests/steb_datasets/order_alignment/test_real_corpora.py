@@ -17,6 +17,7 @@ from dataset_scripts.schemas import SCHEMAS
 from evaluators.data import load_table
 from evaluators.encoders import get_encoder
 from evaluators.tasks import EmbeddingLookup, get_evaluator
+from tests.golden import SKLEARN, SPACY, assert_golden
 
 pytestmark = pytest.mark.corpora
 
@@ -145,8 +146,8 @@ def test_tfidf_order_alignment_golden(hub_id: str, built: dict) -> None:
     result, _ = _evaluate(built[hub_id][0])
     accuracy, distractor, n_pairs = GOLDEN[hub_id]
     assert result.counts["n_pairs"] == n_pairs
-    assert result.metrics["accuracy"] == pytest.approx(accuracy, abs=1e-9)
-    assert result.metrics["distractor_accuracy"] == pytest.approx(distractor, abs=1e-9)
+    golden = {"accuracy": accuracy, "distractor_accuracy": distractor}
+    assert_golden(hub_id, result.metrics, golden, 1e-9, {**SKLEARN, **SPACY})
 
 
 def _choice(better: float, worse: float) -> float:
