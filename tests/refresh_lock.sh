@@ -20,7 +20,7 @@ echo "resolving into $tmp/venv (no lock) ..."
   echo "# (pip install -c requirements.lock ...). Regenerate with: bash tests/refresh_lock.sh"
   echo "# Python $("$tmp/venv/bin/python" -c 'import platform; print(platform.python_version())'), $(uname -m)."
   "$tmp/venv/bin/python" -m pip freeze --disable-pip-version-check --all \
-    | grep -v -i -E '^(stylebench|pip|setuptools|wheel)( @|==)' \
+    | grep -v -i -E '^(stylebench|pip)( @|==)' \
     | sed -E 's/^([A-Za-z0-9_.-]+==[^+; ]+)\+[A-Za-z0-9.]+/\1/' \
     | LC_ALL=C sort -f
 } > requirements.lock.new

@@ -372,9 +372,16 @@ def test_pan23_headline_folder_loads_with_datasets(tmp_path: Path) -> None:
 
     spec = get_dataset("steb/pan23_style_change_easy")
     folder, _ = build_dataset(spec, FIXTURES / "pan23", tmp_path / "pan23_style_change_easy")
-    # a config of steb/pan23_style_change; force_redownload because datasets caches a local
-    # folder by its name, and the real-corpora tests build a folder of the same name
-    ds = load_dataset(str(folder), "easy", split="test", download_mode="force_redownload")
+    # a config of steb/pan23_style_change. datasets caches a local folder's split sizes by
+    # the folder's name, and the real-corpora tests build a folder of the same name: read
+    # afresh and skip that stale size check (as evaluators.data.load_table does)
+    ds = load_dataset(
+        str(folder),
+        "easy",
+        split="test",
+        download_mode="force_redownload",
+        verification_mode="no_checks",
+    )
     assert ds.column_names == ["id", "text1", "text2", "label"]
     assert ds["label"] == [1, 0, 1, 0, 0]
     card = (folder / "README.md").read_text(encoding="utf-8")
