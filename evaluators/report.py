@@ -96,10 +96,12 @@ def render_table(rows: Sequence[Row], title: str = "stylebench results"):
     columns = _columns(rows)
     datasets = {d for d, _, _ in columns}
     one = len(datasets) == 1
-    table = Table(title=f"{title} on {next(iter(datasets))}" if one else title)
+    table = Table(title=f"{title} on {next(iter(datasets))}" if one else title, pad_edge=False)
     table.add_column("model", style="bold", no_wrap=True)
     for dataset, task, name in columns:
-        table.add_column(_label(dataset, readable(task), readable(name), one), justify="right")
+        label = _label(dataset, readable(task), readable(name), one)
+        # never cut a word of the header (a pipe gets an 80-column table)
+        table.add_column(label, justify="right", min_width=max(map(len, label.split())))
     values = {(m, d, t, n): v for m, d, t, n, v in rows}
     for model in dict.fromkeys(m for m, *_ in rows):
         cells = [f"{values[(model, *c)]:.3f}" if (model, *c) in values else "-" for c in columns]
