@@ -79,7 +79,9 @@ def front_matter(
     configs: list[dict[str, object]] = [
         {
             "config_name": config,
-            "data_files": [{"split": split, "path": _data_files(config, split)} for split in splits],
+            "data_files": [
+                {"split": split, "path": _data_files(config, split)} for split in splits
+            ],
         }
         for config, splits in counts.items()
     ]
@@ -102,7 +104,11 @@ def front_matter(
         pretty_name=spec.pretty_name,
         language=languages,
         license=license_id if license_id in _SPDX else "other",
-        tags=["stylebench", "style", *sorted({t for s in schemas.values() for t in SCHEMAS[s].task_types})],
+        tags=[
+            "stylebench",
+            "style",
+            *sorted({t for s in schemas.values() for t in SCHEMAS[s].task_types}),
+        ],
         configs=configs,
     )
     if license_id not in _SPDX:
@@ -196,8 +202,12 @@ def _steb_section(
         "|---|---|---|---|---|",
     ]
     for config, member in parts.items():
-        built = {t: n for c, n in texts.items() if c == config or not members
-                 for t in SCHEMAS[schemas.get(c, c)].task_types}
+        built = {
+            t: n
+            for c, n in texts.items()
+            if c == config or not members
+            for t in SCHEMAS[schemas.get(c, c)].task_types
+        }
         lines += _table15_rows(member, built, f"`{config}` " if members else "")
     lines.append("")
     return lines
@@ -236,7 +246,9 @@ def render_card(
     lines += ["## Use it", "", "```python", "from datasets import load_dataset", ""]
     if has_all_config(schemas, members):
         splits = ", ".join(all_config_splits(counts))
-        lines.append(f'ds = load_dataset("{spec.hub_id}")  # every config, one split each: {splits}')
+        lines.append(
+            f'ds = load_dataset("{spec.hub_id}")  # every config, one split each: {splits}'
+        )
     for config in counts:
         lines.append(f'ds = load_dataset("{spec.hub_id}", "{config}")')
     lines += [

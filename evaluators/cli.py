@@ -253,9 +253,7 @@ def list_(
     "needs `pip install 'stylebench[ray]'`.",
 )
 @click.option("--ray-cpus", type=float, default=1.0, show_default=True, help="CPUs per Ray task.")
-@click.option(
-    "--ray-gpus", type=float, default=0.0, show_default=True, help="GPUs per Ray task."
-)
+@click.option("--ray-gpus", type=float, default=0.0, show_default=True, help="GPUs per Ray task.")
 @click.option("--no-progress", is_flag=True)
 def run(
     models: tuple[str, ...],
@@ -594,7 +592,7 @@ def _build_one(
         entries = register_build(folder, repo)
         names = ", ".join(e.config for e in entries)
         console.print(
-            f"registered in datasets' cache ({names}): load_dataset(\"{repo}\"...) now works "
+            f'registered in datasets\' cache ({names}): load_dataset("{repo}"...) now works '
             "offline from any folder"
         )
     if failed:
@@ -627,7 +625,9 @@ def push(
 
     plan = plan_push(target, repo_id=repo_id, kind=kind)
     console = _console()
-    console.print(f"repo id:   {plan.repo_id}\nrepo type: {plan.repo_type}\nfrom:      {plan.folder}")
+    console.print(
+        f"repo id:   {plan.repo_id}\nrepo type: {plan.repo_type}\nfrom:      {plan.folder}"
+    )
     console.print(f"card:      {plan.card_summary}")
     for file in plan.files:
         console.print(f"  {file}")
@@ -654,7 +654,9 @@ def metrics_install(names: tuple[str, ...]) -> None:
     installed = install_metrics(list(names) or None)
     console = _console()
     for entry in installed:
-        console.print(f'evaluate.load("{entry.load_name.removeprefix("evaluate-metric/")}")  -> {entry.script}')
+        console.print(
+            f'evaluate.load("{entry.load_name.removeprefix("evaluate-metric/")}")  -> {entry.script}'
+        )
     console.print(f"{len(installed)} cache entries written")
 
 

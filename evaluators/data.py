@@ -94,7 +94,11 @@ def schema_for_features(features: Any) -> str | None:
         if names == set(schema.features):
             return schema.name
     probing = SCHEMAS.get("probing")
-    if probing is not None and {"id", "text"} <= names and any(n.startswith("label_") for n in names):
+    if (
+        probing is not None
+        and {"id", "text"} <= names
+        and any(n.startswith("label_") for n in names)
+    ):
         return "probing"
     return None
 

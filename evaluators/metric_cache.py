@@ -105,9 +105,7 @@ def installed_entry(load_name: str) -> Path | None:
     name = load_name if "/" in load_name else f"evaluate-metric/{load_name}"
     folder = modules_root() / name.replace("/", "--")
     script = name.split("/")[-1] + ".py"
-    copies = [
-        p / script for p in folder.glob("*") if len(p.name) == 64 and (p / script).is_file()
-    ]
+    copies = [p / script for p in folder.glob("*") if len(p.name) == 64 and (p / script).is_file()]
     return max(copies, key=lambda p: p.stat().st_mtime) if copies else None
 
 

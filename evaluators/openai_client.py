@@ -212,7 +212,9 @@ class OpenAIClient:
             data = sorted(answer["data"], key=lambda item: int(item["index"]))
             rows = [_vector(item["embedding"]) for item in data]
         except (KeyError, TypeError, ValueError) as error:
-            raise OpenAIError(f"{where}: unexpected answer ({error}): {str(answer)[:200]!r}") from None
+            raise OpenAIError(
+                f"{where}: unexpected answer ({error}): {str(answer)[:200]!r}"
+            ) from None
         if len(rows) != len(texts) or [int(item["index"]) for item in data] != list(
             range(len(texts))
         ):

@@ -136,11 +136,15 @@ def validate_space_card(folder: Path, files: tuple[str, ...]) -> str:
     if app not in files:
         raise PublishError(f"{readme}: app_file {app!r} is not among the uploaded files")
     if "requirements.txt" not in files:
-        raise PublishError(f"{folder}: no requirements.txt (the Space could not install stylebench)")
+        raise PublishError(
+            f"{folder}: no requirements.txt (the Space could not install stylebench)"
+        )
     return f"SpaceCard ok: {data.title!r}, sdk gradio {data.sdk_version or ''}, app {app}".strip()
 
 
-def plan_push(target: str | None, *, repo_id: str | None = None, kind: str | None = None) -> PushPlan:
+def plan_push(
+    target: str | None, *, repo_id: str | None = None, kind: str | None = None
+) -> PushPlan:
     """What ``stylebench push`` would upload for ``target``: a built dataset folder, a
     bundled metric name (or its folder), or ``space`` (the stylebench Space)."""
     from dataset_scripts.hub_folder import BUILD_INFO

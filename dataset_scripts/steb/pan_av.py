@@ -302,7 +302,9 @@ def _register_av(hub_id: str, prefixes: tuple[str, ...] | None) -> Any:
 
 # Raw downloads available under ../shared/corpora (folder name; status.LAYOUTS knows
 # their layout), and what the card must say about them.
-RAW_HINTS = {"steb/pan15_authorship_verification_english_test": "pan15_authorship_verification_english"}
+RAW_HINTS = {
+    "steb/pan15_authorship_verification_english_test": "pan15_authorship_verification_english"
+}
 PAN15_NOTE = (
     " STEB uses the English **test** set (500 problems; Table 15: 1,000 texts). The "
     "training set (`pan15-authorship-verification-training-dataset-english-2015-04-19`, "

@@ -107,7 +107,9 @@ def _read(path: Path, encoding: str) -> str:
     except UnicodeDecodeError as error:
         raise DataError(f"{path}: not {encoding} at byte {error.start}") from None
     except LookupError:
-        raise DataError(f"{path}: collection-info.json declares unknown encoding {encoding!r}") from None
+        raise DataError(
+            f"{path}: collection-info.json declares unknown encoding {encoding!r}"
+        ) from None
 
 
 def pan18_aa_rows(raw: Path, language: str, dropped: Counter[str]) -> list[dict[str, Any]]:
@@ -234,9 +236,7 @@ builder(
     "steb/pan18_cross_domain_authorship_attribution_english",
     protocol=PAN18_PROTOCOL,
     raw_hint="pan18_cross_domain_authorship_attribution",
-)(
-    _pan18_build("english")
-)
+)(_pan18_build("english"))
 
 MULTILINGUAL_AA_SPECS: list[DatasetSpec] = []
 for _entry in MULTILINGUAL_AA:

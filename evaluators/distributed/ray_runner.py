@@ -109,8 +109,9 @@ def connect(address: str) -> Any:
     return ray
 
 
-def _driver_encoder(model: str, specs: Sequence[TaskSpec], settings: dict[str, Any],
-                    fit_corpus: Path | None) -> Any | None:
+def _driver_encoder(
+    model: str, specs: Sequence[TaskSpec], settings: dict[str, Any], fit_corpus: Path | None
+) -> Any | None:
     """The fitted encoder to ship for a non-neural built-in that needs fitting; else
     ``None`` (workers build the encoder from its spec)."""
     from evaluators.encoders import BUILTIN_ENCODERS, get_encoder
@@ -217,9 +218,7 @@ def run_on_ray(
     task = ray.remote(max_calls=0)(run_job).options(num_cpus=num_cpus, num_gpus=num_gpus)
     shipped: dict[str, Any] = {}
     for model in models:
-        encoder = (encoders or {}).get(model) or _driver_encoder(
-            model, specs, settings, fit_corpus
-        )
+        encoder = (encoders or {}).get(model) or _driver_encoder(model, specs, settings, fit_corpus)
         shipped[model] = ray.put(encoder) if encoder is not None else None
     pending = {
         task.remote(

@@ -61,8 +61,7 @@ class ServedEmbeddingEncoder(BaseEncoder):
             )
         if encoding_format not in ("auto", "float", "base64"):
             raise StylebenchError(
-                f"{PREFIX}: encoding_format is 'auto', 'float' or 'base64', "
-                f"not {encoding_format!r}"
+                f"{PREFIX}: encoding_format is 'auto', 'float' or 'base64', not {encoding_format!r}"
             )
         self.model = served.model
         self.base_url = served.base_url

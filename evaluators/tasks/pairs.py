@@ -140,9 +140,9 @@ def all_pairs_influence_ci(scores: np.ndarray, same: np.ndarray, n_texts: int) -
     # + the pair-level (second-order) term, DeLong's variance with pairs as units: near
     # AUC = 0.5 the text-level term shrinks and this one matters (the text bootstrap's
     # width is matched within ~5 %, checked in tests/parity/test_ci_containment.py)
-    pair_level = np.var(placement[positive], ddof=1) / n_pos + np.var(
-        placement[~positive], ddof=1
-    ) / n_neg
+    pair_level = (
+        np.var(placement[positive], ddof=1) / n_pos + np.var(placement[~positive], ddof=1) / n_neg
+    )
     se = float(np.sqrt(np.sum(psi**2) + pair_level))
     return {
         "auc": _normal_interval(auc, se),

@@ -84,10 +84,14 @@ def main() -> None:
     t_one, t_one_thread, t_two = best["one"], best["one_thread"], best["two"]
     print(f"texts: {len(texts)} unique (MiniLM, runner batches of 256, best of 2)")
     print(f"one device (in-process):     {t_one:7.2f} s  ({len(texts) / t_one:6.0f} texts/s)")
-    print(f"one device, torch 1 thread:  {t_one_thread:7.2f} s  "
-          f"({len(texts) / t_one_thread:6.0f} texts/s)  (diagnostic)")
-    print(f"two CPU worker processes:    {t_two:7.2f} s  ({len(texts) / t_two:6.0f} texts/s)"
-          f"  + {t_start:.1f} s to start the workers")
+    print(
+        f"one device, torch 1 thread:  {t_one_thread:7.2f} s  "
+        f"({len(texts) / t_one_thread:6.0f} texts/s)  (diagnostic)"
+    )
+    print(
+        f"two CPU worker processes:    {t_two:7.2f} s  ({len(texts) / t_two:6.0f} texts/s)"
+        f"  + {t_start:.1f} s to start the workers"
+    )
     print(f"ratio two workers / one: {t_two / t_one:.2f}x time; max |vector diff| {diff:.2e}")
 
 

@@ -54,8 +54,13 @@ def main() -> int:
     folders = build_small(work / "built", corpora)
     data = [arg for folder in folders for arg in ("--dataset", folder)]
     start = time.perf_counter()
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             _temp_dir=str(work / "ray"), _node_ip_address="127.0.0.1")
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        _temp_dir=str(work / "ray"),
+        _node_ip_address="127.0.0.1",
+    )
     t_cluster = time.perf_counter() - start
     rows = []
     quiet = io.StringIO()
@@ -75,8 +80,10 @@ def main() -> int:
     ok = True
     for model, t_serial, t_cold, t_warm in rows:
         cold = f"ray cold {t_cold:6.1f} s ({t_cold / t_serial:.2f}x) | " if t_cold else ""
-        print(f"{model:15s} serial {t_serial:6.1f} s | {cold}ray warm {t_warm:6.1f} s "
-              f"({t_warm / t_serial:.2f}x, target <= {TARGET}x)")
+        print(
+            f"{model:15s} serial {t_serial:6.1f} s | {cold}ray warm {t_warm:6.1f} s "
+            f"({t_warm / t_serial:.2f}x, target <= {TARGET}x)"
+        )
         ok &= t_warm / t_serial <= TARGET
     return 0 if ok else 1
 

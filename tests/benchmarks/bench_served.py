@@ -83,16 +83,21 @@ def main() -> None:
     print(f"served, base64 (default):     {t_served:7.2f} s  ({n / t_served:7.0f} texts/s)")
     print(f"served, JSON floats:          {t_float:7.2f} s  ({n / t_float:7.0f} texts/s)")
     print(f"served, 1 request in flight:  {t_sequential:7.2f} s")
-    print(f"served, 1-char texts (HTTP + queueing floor): {t_requests:7.2f} s "
-          f"({1000 * t_requests / n_requests:.1f} ms per request)")
-    print(f"throughput ratio served / in-process: {t_local / t_served:.2f}x "
-          f"(JSON floats: {t_local / t_float:.2f}x)")
+    print(
+        f"served, 1-char texts (HTTP + queueing floor): {t_requests:7.2f} s "
+        f"({1000 * t_requests / n_requests:.1f} ms per request)"
+    )
+    print(
+        f"throughput ratio served / in-process: {t_local / t_served:.2f}x "
+        f"(JSON floats: {t_local / t_float:.2f}x)"
+    )
     print(
         f"where the served time goes: the model (in-process it takes {t_local:.2f} s), "
         f"HTTP + queueing ~{t_requests:.2f} s ({n_requests} requests), JSON floats instead "
         f"of base64 {t_float - t_served:+.2f} s; the server batches and runs the model in "
         f"its own process, overlapping the client's work"
     )
+
 
 if __name__ == "__main__":
     main()

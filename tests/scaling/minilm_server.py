@@ -96,8 +96,14 @@ def start_server(max_seconds: float = 600.0, startup: float = 240.0) -> Iterator
     port = free_port()
     log = open(os.devnull, "wb")  # noqa: SIM115 - closed below
     process = subprocess.Popen(
-        [sys.executable, str(Path(__file__).resolve()), "--port", str(port),
-         "--max-seconds", str(max_seconds)],
+        [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--port",
+            str(port),
+            "--max-seconds",
+            str(max_seconds),
+        ],
         stdout=log,
         stderr=subprocess.PIPE,
         start_new_session=True,
@@ -108,7 +114,9 @@ def start_server(max_seconds: float = 600.0, startup: float = 240.0) -> Iterator
         deadline = time.monotonic() + startup
         while True:
             if process.poll() is not None:
-                err = process.stderr.read().decode(errors="replace")[-2000:] if process.stderr else ""
+                err = (
+                    process.stderr.read().decode(errors="replace")[-2000:] if process.stderr else ""
+                )
                 raise RuntimeError(f"embedding server exited with {process.returncode}: {err}")
             try:
                 if httpx.get(f"{url}/models", timeout=2).status_code == 200:

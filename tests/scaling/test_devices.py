@@ -82,9 +82,21 @@ def test_cli_devices_writes_the_results_of_one_device(demo_specs: list, tmp_path
 
     folder = demo_specs[0].dataset
     for name, extra in (("one", []), ("two", ["--devices", "cpu,cpu"])):
-        main(["run", "--no-progress", "--model", "function-words", "--dataset", folder,
-              "--out", str(tmp_path / name), "--cache-dir", str(tmp_path / f"cache_{name}"),
-              *extra])
+        main(
+            [
+                "run",
+                "--no-progress",
+                "--model",
+                "function-words",
+                "--dataset",
+                folder,
+                "--out",
+                str(tmp_path / name),
+                "--cache-dir",
+                str(tmp_path / f"cache_{name}"),
+                *extra,
+            ]
+        )
 
     def payloads(root: Path) -> dict[str, dict]:
         found = {}

@@ -37,7 +37,9 @@ def cluster():
 
 @pytest.fixture(scope="module")
 def datasets(corpora: Path, tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    return build_small(tmp_path_factory.mktemp("built"), corpora, n=3)[::2]  # clustering+pairs, order alignment
+    return build_small(tmp_path_factory.mktemp("built"), corpora, n=3)[
+        ::2
+    ]  # clustering+pairs, order alignment
 
 
 def _payloads(root: Path) -> dict[str, dict]:
@@ -65,11 +67,30 @@ def test_ray_run_equals_serial_and_resumes(
 ) -> None:
     common = [arg for ref in datasets for arg in ("--dataset", ref)]
     for model in MODELS:  # the serial reference: one ordinary local run per model
-        _run(["--model", model, *common, "--out", str(tmp_path / "serial"),
-              "--cache-dir", str(tmp_path / "cache_serial")])
+        _run(
+            [
+                "--model",
+                model,
+                *common,
+                "--out",
+                str(tmp_path / "serial"),
+                "--cache-dir",
+                str(tmp_path / "cache_serial"),
+            ]
+        )
     models = [arg for m in MODELS for arg in ("--model", m)]
-    _run([*models, *common, "--out", str(tmp_path / "ray"), "--cache-dir",
-          str(tmp_path / "cache_ray"), "--ray", "auto"])
+    _run(
+        [
+            *models,
+            *common,
+            "--out",
+            str(tmp_path / "ray"),
+            "--cache-dir",
+            str(tmp_path / "cache_ray"),
+            "--ray",
+            "auto",
+        ]
+    )
     serial, distributed = _payloads(tmp_path / "serial"), _payloads(tmp_path / "ray")
     assert len(serial) == 2 * 3 and serial.keys() == distributed.keys()
     for name, payload in serial.items():
@@ -79,31 +100,51 @@ def test_ray_run_equals_serial_and_resumes(
     for victim in victims:
         victim.unlink()
     capsys.readouterr()
-    _run([*models, *common, "--out", str(tmp_path / "ray"), "--cache-dir",
-          str(tmp_path / "cache_ray"), "--ray", "auto"])
+    _run(
+        [
+            *models,
+            *common,
+            "--out",
+            str(tmp_path / "ray"),
+            "--cache-dir",
+            str(tmp_path / "cache_ray"),
+            "--ray",
+            "auto",
+        ]
+    )
     printed = capsys.readouterr().out
     assert printed.count("reused (resume)") == 4 and printed.count("encoded 0/") == 2
     assert _payloads(tmp_path / "ray").keys() == serial.keys()
     assert "4 Ray jobs" in printed  # 2 models x 2 datasets
 
 
-def test_ray_progress_and_failure_report(cluster, datasets: list[str], tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_ray_progress_and_failure_report(
+    cluster, datasets: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from evaluators.distributed import run_on_ray
     from evaluators.errors import StylebenchError
     from evaluators.runner import plan_tasks
 
     specs = plan_tasks(datasets[:1])
-    records = run_on_ray(["random"], specs, address="auto", out_dir=tmp_path / "out",
-                         cache_dir=None, progress=True)
+    records = run_on_ray(
+        ["random"], specs, address="auto", out_dir=tmp_path / "out", cache_dir=None, progress=True
+    )
     assert len(records["random"]) == len(specs)
     assert "ray jobs (model x dataset): 100%" in capsys.readouterr().err
     with pytest.raises(StylebenchError, match=r"1 of 1 Ray jobs failed.*no-such-encoder"):
-        run_on_ray(["no-such-encoder"], specs, address="auto", out_dir=tmp_path / "bad",
-                   cache_dir=None, progress=False)
+        run_on_ray(
+            ["no-such-encoder"],
+            specs,
+            address="auto",
+            out_dir=tmp_path / "bad",
+            cache_dir=None,
+            progress=False,
+        )
 
 
-def test_fitted_encoder_is_fitted_once_and_shipped(cluster, datasets: list[str], tmp_path: Path) -> None:
+def test_fitted_encoder_is_fitted_once_and_shipped(
+    cluster, datasets: list[str], tmp_path: Path
+) -> None:
     """A TF-IDF fitted in the driver (char n-grams: no spaCy, fast) travels to the tasks
     as it is: same identity, same results as the serial run with that encoder."""
     from evaluators.distributed import run_on_ray
@@ -115,8 +156,15 @@ def test_fitted_encoder_is_fitted_once_and_shipped(cluster, datasets: list[str],
     encoder = get_encoder("tfidf-ngrams", components=("char",))
     assert fit_if_needed(encoder, specs) and not fit_if_needed(encoder, specs)
     Runner(encoder, "tfidf-char", out_dir=tmp_path / "serial", progress=False).run(specs)
-    run_on_ray(["tfidf-char"], specs, address="auto", out_dir=tmp_path / "ray", cache_dir=None,
-               progress=False, encoders={"tfidf-char": encoder})
+    run_on_ray(
+        ["tfidf-char"],
+        specs,
+        address="auto",
+        out_dir=tmp_path / "ray",
+        cache_dir=None,
+        progress=False,
+        encoders={"tfidf-char": encoder},
+    )
     serial, distributed = _payloads(tmp_path / "serial"), _payloads(tmp_path / "ray")
     assert len(serial) == 3 and serial == distributed
     assert next(iter(serial.values()))["model"]["identity"] == encoder.identity()

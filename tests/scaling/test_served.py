@@ -30,7 +30,9 @@ from evaluators.openai_client import OpenAIClient, OpenAIError, parse_served_spe
 
 
 def test_one_spec_syntax_for_embeddings_and_chat() -> None:
-    served = parse_served_spec("openai-embeddings:BAAI/bge-m3@http://node7:8000/v1", "openai-embeddings")
+    served = parse_served_spec(
+        "openai-embeddings:BAAI/bge-m3@http://node7:8000/v1", "openai-embeddings"
+    )
     assert (served.model, served.base_url) == ("BAAI/bge-m3", "http://node7:8000/v1")
     # no path -> the OpenAI API root; a trailing slash is dropped; '@' inside a model id
     assert parse_served_spec("openai:m@http://h:1").base_url == "http://h:1/v1"
@@ -40,7 +42,9 @@ def test_one_spec_syntax_for_embeddings_and_chat() -> None:
         legacy = parse_served_spec("openai:http://127.0.0.1:8080/v1::smollm2")
     assert legacy.model == "smollm2" and legacy.base_url == "http://127.0.0.1:8080/v1"
     for bad in ("openai:model-only", "openai:m@ftp://h", "openai:@http://h", "openai:m@http://"):
-        with pytest.raises(StylebenchError, match=r"expected openai:<model>@<base_url>|not an http"):
+        with pytest.raises(
+            StylebenchError, match=r"expected openai:<model>@<base_url>|not an http"
+        ):
             parse_served_spec(bad)
 
 

@@ -46,12 +46,21 @@ class SampleCount:
 RELEASES: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
     (re.compile(pattern), repo)
     for pattern, repo in (
-        (r"(?P<repo>pan2[2-6]_style_change)_(?P<config>basic|advanced|sentence|easy|medium|hard)", None),
+        (
+            r"(?P<repo>pan2[2-6]_style_change)_(?P<config>basic|advanced|sentence|easy|medium|hard)",
+            None,
+        ),
         (r"(?P<repo>pan1[35]_authorship_verification)_(?P<config>[a-z]+)_test", None),
-        (r"(?P<repo>pan14_authorship_verification)_(?P<config>corpus[12]_[a-z]+_[a-z]+)_test", None),
+        (
+            r"(?P<repo>pan14_authorship_verification)_(?P<config>corpus[12]_[a-z]+_[a-z]+)_test",
+            None,
+        ),
         (r"(?P<repo>pan18_cross_domain_authorship_attribution)_(?P<config>[a-z]+)", None),
         (r"machine_text_detection_(?P<repo>DetectRL|M4|MAGE)_(?P<config>\w+)", None),
-        (r"machine_text_detection_PAN25_26_(?P<config>essays|fiction|news)", "pan25_26_generative_ai_detection"),
+        (
+            r"machine_text_detection_PAN25_26_(?P<config>essays|fiction|news)",
+            "pan25_26_generative_ai_detection",
+        ),
         (r"(?P<repo>STEL|SynthSTEL)_(?P<config>feature|register)", None),
         (r"pastel_(?P<config>age|education|ethnic|gender|politics|tod)", "PASTEL"),
         (r"(?P<config>wikipedia|stackexchange)_politeness", "stanford_politeness"),

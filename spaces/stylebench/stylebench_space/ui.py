@@ -256,7 +256,9 @@ def _detector_tab() -> None:
                 upload = gr.File(label="Detector set (CSV)", file_types=[".csv"], type="filepath")
                 gr.File(
                     value=str(
-                        detectors.write_sample_csv(embedding.space_home() / "sample_detector_set.csv")
+                        detectors.write_sample_csv(
+                            embedding.space_home() / "sample_detector_set.csv"
+                        )
                     ),
                     label="Sample CSV (download, fill in, upload)",
                     interactive=False,
@@ -291,7 +293,9 @@ def _detector_tab() -> None:
                 )
     verdict = gr.Markdown(detectors.REWRITE_CAVEAT, elem_id="detector-caveat")
     for trigger in (upload.change, detector.change):
-        trigger(detectors.estimate_message, inputs=[detector, upload], outputs=estimate, api_name=False)
+        trigger(
+            detectors.estimate_message, inputs=[detector, upload], outputs=estimate, api_name=False
+        )
     evaluate.click(
         evaluate_detector,
         inputs=[detector, upload, built],
