@@ -192,11 +192,9 @@ def _write_staging(
     (staging / BUILD_INFO).write_text(json.dumps(info, indent=2, default=str))
 
 
-def build_dataset(
-    spec: DatasetSpec, raw: Path | None, out_dir: Path
-) -> tuple[Path, dict[str, int]]:
-    """Run the registered builder on ``raw`` and write the folder; returns the folder
-    and the report of dropped rows."""
+def check_buildable(spec: DatasetSpec, raw: Path | None) -> None:
+    """FileNotFoundError naming what is missing: a build script, the raw download, or the
+    raw path given."""
     if spec.builder is None:
         raise FileNotFoundError(
             f"{spec.hub_id} has no build script yet; its source is {spec.source_url}"
@@ -207,6 +205,14 @@ def build_dataset(
         )
     if raw is not None and not Path(raw).exists():
         raise FileNotFoundError(f"{spec.hub_id}: raw path {raw} does not exist")
+
+
+def build_dataset(
+    spec: DatasetSpec, raw: Path | None, out_dir: Path
+) -> tuple[Path, dict[str, int]]:
+    """Run the registered builder on ``raw`` and write the folder; returns the folder
+    and the report of dropped rows."""
+    check_buildable(spec, raw)
     if spec.config:  # one config of a multi-dataset release repo
         folder, dropped_by_config, failed = build_release([spec], raw, out_dir)
         if failed:
@@ -308,16 +314,7 @@ def build_release(
     failed: dict[str, Exception] = {}
     for spec in specs:
         try:
-            if spec.builder is None:
-                raise FileNotFoundError(
-                    f"{spec.hub_id} has no build script yet; its source is {spec.source_url}"
-                )
-            if spec.needs_raw and raw is None:
-                raise FileNotFoundError(
-                    f"{spec.hub_id} is built from its raw download ({spec.source_url}); pass --raw"
-                )
-            if raw is not None and not Path(raw).exists():
-                raise FileNotFoundError(f"{spec.hub_id}: raw path {raw} does not exist")
+            check_buildable(spec, raw)
             built, dropped[spec.config] = spec.builder(Path(raw) if raw is not None else None)
         except (FileNotFoundError, _Error, ValueError) as error:
             failed[spec.config] = error
