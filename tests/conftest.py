@@ -41,3 +41,18 @@ def corpora() -> Path:
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return REPO_ROOT
+
+
+@pytest.fixture(scope="session")
+def stylebench_wheel(repo_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project built once per session as a wheel (``pip wheel --no-deps``)."""
+    import subprocess
+    import sys
+
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(repo_root)],
+        check=True,
+        timeout=300,
+    )
+    return next(out.glob("stylebench-*.whl"))

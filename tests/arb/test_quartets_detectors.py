@@ -78,10 +78,8 @@ def test_token_ned_matches_dynamic_programming() -> None:
 
 @pytest.fixture(scope="module")
 def tiny_lm(tmp_path_factory):
-    from tokenizers import Tokenizer, models, pre_tokenizers
-    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+    from tests.tiny_models import write_tiny_llama
 
-    folder = tmp_path_factory.mktemp("tiny_lm")
     words = [
         "the",
         "a",
@@ -99,24 +97,7 @@ def tiny_lm(tmp_path_factory):
         "red",
         "blue",
     ]
-    vocab = {"[UNK]": 0, "[PAD]": 1} | {w: i + 2 for i, w in enumerate(words)}
-    tok = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
-    tok.pre_tokenizer = pre_tokenizers.Whitespace()
-    fast = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]")
-    fast.save_pretrained(folder)
-    cfg = LlamaConfig(
-        vocab_size=len(vocab),
-        hidden_size=16,
-        intermediate_size=32,
-        num_hidden_layers=1,
-        num_attention_heads=2,
-        max_position_embeddings=64,
-    )
-    import torch
-
-    torch.manual_seed(0)
-    LlamaForCausalLM(cfg).save_pretrained(folder)
-    return str(folder)
+    return write_tiny_llama(tmp_path_factory.mktemp("tiny_lm"), words, max_positions=64)
 
 
 def test_zero_shot_detectors_match_hand_computation(tiny_lm) -> None:

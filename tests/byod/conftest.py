@@ -122,28 +122,10 @@ def formats(tmp_path_factory) -> dict[str, Path]:
 def tiny_lm(tmp_path_factory) -> str:
     """A one-layer random Llama with a word-level tokenizer (a causal LM for zero-shot
     detectors that loads in well under a second)."""
-    import torch
-    from tokenizers import Tokenizer, models, pre_tokenizers
-    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+    from tests.tiny_models import write_tiny_llama
 
-    folder = tmp_path_factory.mktemp("byod_tiny_lm")
     words = sorted({w for ws in AUTHORS.values() for w in ws} | set(HUMAN_WORDS + MACHINE_WORDS))
-    vocab = {"[UNK]": 0, "[PAD]": 1} | {w: i + 2 for i, w in enumerate(words)}
-    tok = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
-    tok.pre_tokenizer = pre_tokenizers.Whitespace()
-    fast = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]")
-    fast.save_pretrained(folder)
-    cfg = LlamaConfig(
-        vocab_size=len(vocab),
-        hidden_size=16,
-        intermediate_size=32,
-        num_hidden_layers=1,
-        num_attention_heads=2,
-        max_position_embeddings=128,
-    )
-    torch.manual_seed(0)
-    LlamaForCausalLM(cfg).save_pretrained(folder)
-    return str(folder)
+    return write_tiny_llama(tmp_path_factory.mktemp("byod_tiny_lm"), words, max_positions=128)
 
 
 HUMAN_WORDS = [

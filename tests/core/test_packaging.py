@@ -14,23 +14,8 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def wheel(repo_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--quiet",
-            "-w",
-            str(out),
-            str(repo_root),
-        ],
-        check=True,
-    )
-    return next(out.glob("stylebench-*.whl"))
+def wheel(stylebench_wheel: Path) -> Path:
+    return stylebench_wheel
 
 
 def test_wheel_contents(wheel: Path) -> None:

@@ -67,26 +67,10 @@ def _tpr_at_fpr(scores: np.ndarray, labels: np.ndarray, budget: float) -> float:
 
 
 @pytest.fixture(scope="module")
-def fresh_venv(repo_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def fresh_venv(stylebench_wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A new venv holding only the stylebench wheel; dependencies come from the main venv."""
     root = tmp_path_factory.mktemp("fresh")
-    wheels = root / "wheel"
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--quiet",
-            "-w",
-            str(wheels),
-            str(repo_root),
-        ],
-        check=True,
-        timeout=300,
-    )
-    wheel = next(wheels.glob("stylebench-*.whl"))
+    wheel = stylebench_wheel
     venv = root / "venv"
     subprocess.run(
         [sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120
