@@ -33,12 +33,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.schemas import SCHEMAS, validate_rows
 from dataset_scripts.custom.build import BuildOptions, form_tables
 from dataset_scripts.custom.readers import Source, read_source
-from dataset_scripts.schemas import SCHEMAS, validate_rows
 from evaluators.data import DEFAULT_SPLIT, Table, available_configs, load_table
-from evaluators.errors import DataError
-from evaluators.tasks import DEFAULT_SEED, EVALUATORS, TaskResult, get_evaluator
+from evaluators.tasks import DEFAULT_SEED, EVALUATORS, Sampling, TaskResult
 
 __all__ = ["Dataset", "evaluate"]
 
@@ -166,7 +166,7 @@ class Dataset:
     def save(self, out: str | Path, *, license: str | None = None) -> Path:
         """Write a Hub-ready folder (Parquet + card) with the shared writer; push it with
         ``stylebench push <folder> --repo-id <org/name>``."""
-        from dataset_scripts.hub_folder import write_hub_folder
+        from dataset_scripts.core.hub_folder import write_hub_folder
         from dataset_scripts.registry import DatasetSpec
 
         spec = DatasetSpec(
@@ -208,11 +208,20 @@ def evaluate(
     seed: int = DEFAULT_SEED,
     cache_dir: str | Path | None = None,
     progress: bool = False,
+    episode_size: int | None = None,
+    per_class: int | str | None = None,
+    submetrics: dict[str, list[str]] | None = None,
 ) -> list[TaskResult]:
     """Evaluate ``encoder`` (a built-in or model name, or any object with ``encode``) on
     ``dataset`` (a :class:`Dataset`, a built folder or a Hub id) for ``tasks`` (default:
     every task its schemas serve). Returns one :class:`TaskResult` per task; writes no
     file (unless ``cache_dir`` is given: then vectors are cached there).
+
+    ``episode_size`` (``k`` texts of a class mean-pooled into one sample; ``-1`` = all of
+    an author's texts, retrieval) and ``per_class`` (episodes kept per class, a number or
+    ``"auto"``) follow the STEB authors' loader (:mod:`evaluators.tasks.episodes`) on the
+    tasks that support them; ``submetrics`` (``{name: [classes]}``) re-scores each task on
+    those classes. Each unique text is still embedded once.
 
     An encoder that must be fitted (TF-IDF) and is not yet is fitted on the evaluated
     texts, as ``stylebench run`` does without ``--fit-corpus``.
@@ -233,13 +242,27 @@ def evaluate(
                 f"{data.name}: task {task!r} needs a {'/'.join(s.name for s in SCHEMAS.values() if task in s.task_types)} "
                 f"table; the dataset has {', '.join(tables)}"
             )
-        plan.append((get_evaluator(task, seed), tables[config]))
+        plan.append((task, tables[config]))
     model, name = _encoder(encoder)
+    runner = Runner(
+        model,
+        name,
+        cache_dir=Path(cache_dir) if cache_dir else None,
+        seed=seed,
+        progress=progress,
+        sampling=Sampling(episode_size, per_class),
+        submetrics=submetrics,
+    )
+    if not runner.sampling.is_default and all(
+        EVALUATORS[task].sampling_problem(runner.sampling) for task, _ in plan
+    ):
+        raise DataError(
+            f"episode_size={episode_size!r}, per_class={per_class!r} apply to none of "
+            f"the tasks {', '.join(t for t, _ in plan)}"
+        )
+    plan = [(runner.evaluator(task), table) for task, table in plan]
     texts = [t for evaluator, table in plan for t in evaluator.texts(table)]
     if hasattr(model, "fit") and not getattr(model, "is_fitted", False):
         model.fit(list(dict.fromkeys(texts)))
-    runner = Runner(
-        model, name, cache_dir=Path(cache_dir) if cache_dir else None, seed=seed, progress=progress
-    )
     lookup, _ = runner.embed(texts, label=data.name)
     return [evaluator.evaluate(table, lookup) for evaluator, table in plan]

@@ -19,12 +19,20 @@ from typing import Any
 import numpy as np
 from tqdm.auto import tqdm
 
-from dataset_scripts.schemas import SCHEMAS
+from dataset_scripts.core.errors import DataError, UnknownNameError
+from dataset_scripts.core.schemas import SCHEMAS
 from evaluators.cache import EmbeddingCache
 from evaluators.data import Table, config_schemas, load_table
 from evaluators.encoders.base import Encoder, as_embedding_matrix, encoder_identity
-from evaluators.errors import UnknownNameError
-from evaluators.tasks import DEFAULT_SEED, EVALUATORS, EmbeddingLookup, TaskResult, get_evaluator
+from evaluators.tasks import (
+    DEFAULT_SEED,
+    EVALUATORS,
+    EmbeddingLookup,
+    TaskEvaluator,
+    TaskResult,
+    get_evaluator,
+)
+from evaluators.tasks.episodes import DEFAULT_SAMPLING, Sampling
 from evaluators.tasks.protocol import DEFAULT_PROTOCOL, check_protocol, protocol_record
 
 COMMIT_EVERY = 256  # texts per cache transaction (the most a killed run can lose)
@@ -112,7 +120,15 @@ class Runner:
         batch_size: int = COMMIT_EVERY,
         progress: bool = True,
         protocol: str = DEFAULT_PROTOCOL,
+        sampling: Sampling | None = None,
+        submetrics: dict[str, list[str]] | None = None,
     ) -> None:
+        """``sampling`` (episodes, per-class count; :mod:`evaluators.tasks.episodes`) goes
+        to every task that supports it (the others run as built and say so in
+        ``details["sampling"]["not_applied"]``); ``submetrics`` (``{name: [classes]}``)
+        to every task whose rows have classes."""
+        self.sampling = sampling or DEFAULT_SAMPLING
+        self.submetrics = dict(submetrics or {})
         self.encoder = encoder
         self.model_name = model_name
         self.identity = encoder_identity(encoder)
@@ -159,10 +175,35 @@ class Runner:
         stats.seconds = time.perf_counter() - started
         return EmbeddingLookup(unique, matrix), stats
 
+    def evaluator(self, task_type: str) -> TaskEvaluator:
+        """The evaluator of ``task_type`` with this runner's seed, protocol, sampling
+        (where the task supports it) and sub-metrics (where its rows have classes)."""
+        cls = EVALUATORS[task_type]
+        applies = cls.sampling_problem(self.sampling) is None
+        evaluator = get_evaluator(
+            task_type,
+            self.seed,
+            self.protocol,
+            self.sampling if applies else None,
+            self.submetrics if cls.class_column else None,
+        )
+        evaluator.not_applied = None if applies else cls.sampling_problem(self.sampling)
+        return evaluator
+
     def run(self, specs: Sequence[TaskSpec], *, resume: bool = False) -> list[RunRecord]:
         """Evaluate every spec; with ``resume``, a task whose result file already holds
         this model identity, seed and dataset fingerprint is read back, not recomputed
         (and a dataset whose tasks are all done is not embedded at all)."""
+        if not self.sampling.is_default and all(
+            EVALUATORS[s.task_type].sampling_problem(self.sampling) for s in specs
+        ):
+            reasons = {
+                s.task_type: EVALUATORS[s.task_type].sampling_problem(self.sampling) for s in specs
+            }
+            raise DataError(
+                f"episodes {self.sampling.requested()} apply to none of the tasks: "
+                + "; ".join(f"{t}: {why}" for t, why in reasons.items())
+            )
         by_dataset: dict[str, list[TaskSpec]] = defaultdict(list)
         for spec in specs:
             by_dataset[spec.dataset].append(spec)
@@ -180,7 +221,7 @@ class Runner:
                 if done is not None:
                     records.append(done)
                 else:
-                    todo.append((spec, get_evaluator(spec.task_type, self.seed, self.protocol)))
+                    todo.append((spec, self.evaluator(spec.task_type)))
             if not todo:
                 continue
             texts = [t for spec, ev in todo for t in ev.texts(tables[(spec.config, spec.split)])]
@@ -227,6 +268,7 @@ class Runner:
             != json.loads(json.dumps(self.identity, default=str))
             or payload.get("seed") != self.seed
             or payload.get("details", {}).get("protocol") != protocol_record(self.protocol)
+            or not self._same_sampling(task_type, payload.get("details", {}))
             or payload.get("dataset", {}).get("fingerprint") != table.fingerprint
             or payload.get("dataset", {}).get("config") != table.config
             or payload.get("versions", {}).get("stylebench") != package_versions().get("stylebench")
@@ -258,6 +300,18 @@ class Runner:
             0.0,
             {"fingerprint": table.fingerprint, "ref": table.dataset, "resumed": True},
         )
+
+    def _same_sampling(self, task_type: str, details: dict[str, Any]) -> bool:
+        """Whether a stored result used the sampling and sub-metrics this run asks for
+        (a result from before episodes existed used the default)."""
+        evaluator = self.evaluator(task_type)
+        stored = details.get("sampling", DEFAULT_SAMPLING.requested())
+        asked = evaluator.sampling.requested()
+        if {k: stored.get(k) for k in asked} != asked:
+            return False
+        wanted = {name: sorted(set(c)) for name, c in evaluator.submetrics.items()}
+        have = {name: v.get("classes") for name, v in details.get("submetrics", {}).items()}
+        return wanted == have
 
     def _write(self, record: RunRecord) -> Path | None:
         if self.out_dir is None:

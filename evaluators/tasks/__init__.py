@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from evaluators.errors import UnknownNameError
+from dataset_scripts.core.errors import UnknownNameError
 from evaluators.tasks.base import DEFAULT_SEED, EmbeddingLookup, TaskEvaluator, TaskResult
 from evaluators.tasks.clustering import ClusteringEvaluator
+from evaluators.tasks.episodes import Sampling
 from evaluators.tasks.order_alignment import OrderAlignmentEvaluator
 from evaluators.tasks.pairs import AllToAllPairsEvaluator, PredefinedPairsEvaluator
 from evaluators.tasks.probing import ProbingEvaluator
@@ -25,11 +26,19 @@ EVALUATORS: dict[str, type[TaskEvaluator]] = {
 
 
 def get_evaluator(
-    task_type: str, seed: int = DEFAULT_SEED, protocol: str = DEFAULT_PROTOCOL
+    task_type: str,
+    seed: int = DEFAULT_SEED,
+    protocol: str = DEFAULT_PROTOCOL,
+    sampling: Sampling | None = None,
+    submetrics: dict[str, list[str]] | None = None,
 ) -> TaskEvaluator:
+    """The evaluator of ``task_type``; ``sampling`` (episodes, per-class count) and
+    ``submetrics`` (named class subsets) as in :class:`TaskEvaluator`."""
     if task_type not in EVALUATORS:
         raise UnknownNameError(f"unknown task {task_type!r}; known tasks: {', '.join(EVALUATORS)}")
-    return EVALUATORS[task_type](seed=seed, protocol=protocol)
+    return EVALUATORS[task_type](
+        seed=seed, protocol=protocol, sampling=sampling, submetrics=submetrics
+    )
 
 
 __all__ = [
@@ -39,6 +48,7 @@ __all__ = [
     "PROTOCOLS",
     "PROTOCOL_VERSION",
     "EmbeddingLookup",
+    "Sampling",
     "TaskEvaluator",
     "TaskResult",
     "get_evaluator",

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, ClassVar
 
 import numpy as np
 
+from dataset_scripts.core.errors import DataError
 from evaluators.data import Table
+from evaluators.tasks.episodes import ALL, DEFAULT_SAMPLING, Sampling, form_episodes, pool_mean
 from evaluators.tasks.protocol import DEFAULT_PROTOCOL, check_protocol, protocol_record
 
 DEFAULT_SEED = 42  # STEB's seed (k-means, probe splits); every stochastic step takes it
@@ -41,6 +43,39 @@ class EmbeddingLookup:
         return cls(unique, as_embedding_matrix(encoder.encode(unique), len(unique), repr(encoder)))
 
 
+def remapped(members: list[np.ndarray]) -> list[np.ndarray]:
+    """Episode members as positions in ``concatenate(members)`` (the order the used
+    units are fetched from the lookup)."""
+    out, start = [], 0
+    for m in members:
+        out.append(np.arange(start, start + len(m)))
+        start += len(m)
+    return out
+
+
+def labelled_texts(table: Table, sampling: Sampling) -> list[str]:
+    """The texts a ``labelled_texts`` task embeds: every row's, or those its episodes use."""
+    if sampling.is_default:
+        return [row["text"] for row in table.rows]
+    episodes = form_episodes([row["label"] for row in table.rows], sampling, "label")
+    return [table.rows[i]["text"] for i in episodes.used]
+
+
+def labelled_samples(
+    table: Table, embed: EmbeddingLookup, sampling: Sampling
+) -> tuple[list[Any], np.ndarray, dict[str, int], dict[str, Any]]:
+    """``(labels, vectors, counts, details)`` of the samples of a ``labelled_texts``
+    table: one per row by default, else one mean-pooled vector per episode."""
+    labels = [row["label"] for row in table.rows]
+    if sampling.is_default:
+        return labels, embed(row["text"] for row in table.rows), {"n_texts": len(labels)}, {}
+    episodes = form_episodes(labels, sampling, "label")
+    vectors = embed(table.rows[i]["text"] for i in episodes.used)
+    pooled = pool_mean(vectors, remapped(episodes.members))
+    counts = {"n_texts": int(episodes.used.size), "n_episodes": len(episodes)}
+    return list(episodes.labels), pooled, counts, {"sampling": episodes.record}
+
+
 @dataclass
 class TaskResult:
     task_type: str
@@ -60,16 +95,52 @@ class TaskResult:
 
 class TaskEvaluator(ABC):
     """One STEB task type. Subclasses declare the schema they read and implement
-    :meth:`texts` (every text they need embedded) and :meth:`evaluate`."""
+    :meth:`texts` (every text they need embedded) and :meth:`evaluate`.
+
+    ``sampling`` (:class:`evaluators.tasks.episodes.Sampling`) forms episodes and caps
+    the samples per class where the task supports it (``episodes``: ``"none"``, ``"k"``
+    for sizes >= 1, ``"k_or_all"`` also for -1); ``submetrics`` (``{name: [classes]}``,
+    the authors' label-subset sub-metrics) re-scores the task on the rows of those
+    classes (``class_column``) into ``details["submetrics"][name]``."""
 
     task_type: ClassVar[str]
     schema: ClassVar[str]
     main_score_name: ClassVar[str]
     description: ClassVar[str]
+    episodes: ClassVar[str] = "none"
+    class_column: ClassVar[str | None] = None
 
-    def __init__(self, seed: int = DEFAULT_SEED, protocol: str = DEFAULT_PROTOCOL) -> None:
+    def __init__(
+        self,
+        seed: int = DEFAULT_SEED,
+        protocol: str = DEFAULT_PROTOCOL,
+        sampling: Sampling | None = None,
+        submetrics: dict[str, list[str]] | None = None,
+    ) -> None:
         self.seed = seed
         self.protocol = check_protocol(protocol)
+        self.sampling = sampling or DEFAULT_SAMPLING
+        self.not_applied: str | None = None  # set by the runner when it withheld sampling
+        why = self.sampling_problem(self.sampling)
+        if why:
+            raise DataError(f"{self.task_type}: {why}")
+        self.submetrics = dict(submetrics or {})
+        if self.submetrics and self.class_column is None:
+            raise DataError(f"{self.task_type}: rows have no class column for sub-metrics")
+        for name, classes in self.submetrics.items():
+            if isinstance(classes, str) or not all(isinstance(c, str) for c in classes):
+                raise DataError(f"sub-metric {name!r}: expected a list of class names")
+
+    @classmethod
+    def sampling_problem(cls, sampling: Sampling) -> str | None:
+        """Why this task cannot take ``sampling`` (None when it can)."""
+        if sampling.is_default:
+            return None
+        if cls.episodes == "none":
+            return "episodes and per-class counts do not apply to this task"
+        if sampling.episode_size == ALL and cls.episodes != "k_or_all":
+            return "episode size -1 is only supported for retrieval (as in the STEB code)"
+        return None
 
     @abstractmethod
     def texts(self, table: Table) -> list[str]:
@@ -83,7 +154,15 @@ class TaskEvaluator(ABC):
 
     def evaluate(self, table: Table, embed: EmbeddingLookup) -> TaskResult:
         metrics, counts, details = self.compute(table, embed)
-        details = {"protocol": protocol_record(self.protocol), **details}
+        details = {
+            "protocol": protocol_record(self.protocol),
+            "sampling": self.sampling.requested(),
+            **details,
+        }
+        if self.not_applied:
+            details["sampling"] = {**details["sampling"], "not_applied": self.not_applied}
+        if self.submetrics:
+            details["submetrics"] = self.subset_metrics(table, embed)
         return TaskResult(
             task_type=self.task_type,
             dataset=table.name,
@@ -96,6 +175,25 @@ class TaskEvaluator(ABC):
             seed=self.seed,
             details=details,
         )
+
+    def subset_metrics(self, table: Table, embed: EmbeddingLookup) -> dict[str, Any]:
+        """The authors' label-subset sub-metrics: the task re-run on the rows whose class
+        is in each named subset; a subset the task cannot score records its error."""
+        out: dict[str, Any] = {}
+        for name, classes in self.submetrics.items():
+            wanted = set(classes)
+            rows = [r for r in table.rows if r[self.class_column] in wanted]
+            missing = sorted(wanted - {r[self.class_column] for r in rows})
+            sub = replace(table, rows=rows)
+            try:
+                metrics, counts, _ = self.compute(sub, embed)
+            except (DataError, ValueError) as error:
+                out[name] = {"classes": sorted(wanted), "error": str(error)}
+                continue
+            out[name] = {"classes": sorted(wanted), "metrics": metrics, "counts": counts}
+            if missing:
+                out[name]["missing_classes"] = missing
+        return out
 
 
 def unit_normalise(matrix: np.ndarray) -> np.ndarray:

@@ -34,6 +34,8 @@ from evaluators.tasks.base import (
     TaskEvaluator,
     bootstrap_weights,
     ci_record,
+    labelled_samples,
+    labelled_texts,
 )
 
 KMEANS_BATCH_SIZE = 32
@@ -112,9 +114,11 @@ class ClusteringEvaluator(TaskEvaluator):
     schema = "labelled_texts"
     main_score_name = "v_measure"
     description = "mini-batch k-means (batch 32, k = #labels, seed 42), V-measure"
+    episodes = "k"
+    class_column = "label"
 
     def texts(self, table: Table) -> list[str]:
-        return [row["text"] for row in table.rows]
+        return labelled_texts(table, self.sampling)
 
     def cluster(self, vectors: np.ndarray, n_clusters: int) -> np.ndarray:
         kmeans = MiniBatchKMeans(
@@ -129,11 +133,10 @@ class ClusteringEvaluator(TaskEvaluator):
     def compute(
         self, table: Table, embed: EmbeddingLookup
     ) -> tuple[dict[str, float], dict[str, int], dict[str, Any]]:
-        labels = [row["label"] for row in table.rows]
-        vectors = embed(self.texts(table))
+        labels, vectors, counts, details = labelled_samples(table, embed, self.sampling)
         n_clusters = len(set(labels))
         assignments = self.cluster(vectors, n_clusters)
         metrics = v_measure(assignments, labels)
-        counts = {"n_texts": len(labels), "n_labels": n_clusters}
-        details = {"ci95": v_measure_ci(assignments, np.asarray(labels), self.seed)}
+        counts["n_labels"] = n_clusters
+        details["ci95"] = v_measure_ci(assignments, np.asarray(labels), self.seed)
         return dict(metrics), counts, details

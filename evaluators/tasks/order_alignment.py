@@ -32,7 +32,6 @@ so a resample is a multinomial draw over the distinct per-pair values.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Any
 
 import numpy as np
@@ -46,9 +45,11 @@ from evaluators.tasks.base import (
     EmbeddingLookup,
     TaskEvaluator,
     mean_ci,
+    remapped,
     unit_histogram,
     unit_normalise,
 )
+from evaluators.tasks.episodes import Episodes, form_episodes, pool_mean
 
 VARIANTS = ("plain", "last", "first")
 
@@ -92,15 +93,53 @@ class OrderAlignmentEvaluator(TaskEvaluator):
     main_score_name = "distractor_accuracy"
     description = "Hungarian alignment of every same-group pair of sequences; accuracy and distractor accuracy"
 
+    episodes = "k"
+    class_column = "group"
+
+    def _episodes(self, table: Table) -> Episodes | None:
+        if self.sampling.is_default:
+            return None
+        return form_episodes([row["group"] for row in table.rows], self.sampling, "group")
+
     def texts(self, table: Table) -> list[str]:
-        return [t for row in table.rows for t in row["texts"]]
+        episodes = self._episodes(table)
+        rows = table.rows if episodes is None else [table.rows[i] for i in episodes.used]
+        return [t for row in rows for t in row["texts"]]
+
+    def _cubes(
+        self, table: Table, embed: EmbeddingLookup, episodes: Episodes | None
+    ) -> dict[str, np.ndarray]:
+        """Per group, its samples' vectors (n, positions, dim): one per sequence, or per
+        episode the position-wise mean of its sequences (the authors' episodes)."""
+        if episodes is None:
+            members = {}
+            for index, row in enumerate(table.rows):
+                members.setdefault(row["group"], []).append(index)
+            return {
+                group: embed(t for i in idx for t in table.rows[i]["texts"]).reshape(
+                    len(idx), len(table.rows[idx[0]]["texts"]), -1
+                )
+                for group, idx in members.items()
+            }
+        rows = [table.rows[i] for i in episodes.used]
+        by_group: dict[str, list[int]] = {}
+        for k, label in enumerate(episodes.labels):
+            by_group.setdefault(str(label), []).append(k)
+        local = remapped(episodes.members)
+        out = {}
+        for group, ks in by_group.items():
+            positions = len(rows[int(local[ks[0]][0])]["texts"])
+            used = np.concatenate([local[k] for k in ks])
+            flat = embed(t for i in used for t in rows[int(i)]["texts"]).reshape(len(used), -1)
+            pooled = pool_mean(flat, remapped([local[k] for k in ks]))
+            out[group] = pooled.reshape(len(ks), positions, -1)
+        return out
 
     def compute(
         self, table: Table, embed: EmbeddingLookup
     ) -> tuple[dict[str, float], dict[str, int], dict[str, Any]]:
-        groups: dict[str, list[list[str]]] = defaultdict(list)
-        for row in table.rows:
-            groups[row["group"]].append(row["texts"])
+        episodes = self._episodes(table)
+        cubes = self._cubes(table, embed, episodes) if table.rows else {}
         per_group: dict[str, dict[str, float]] = {}
         # per rule ("solver", "tie_aware") and variant: per-pair accuracies of all groups
         items: dict[str, dict[str, list[np.ndarray]]] = {
@@ -108,17 +147,15 @@ class OrderAlignmentEvaluator(TaskEvaluator):
         }
         tied: dict[str, list[np.ndarray]] = {v: [] for v in VARIANTS}
         main_rule = "solver" if self.protocol == "steb" else "tie_aware"
-        for group, sequences in groups.items():
-            if len(sequences) < 2:
+        for group, cube in cubes.items():
+            if len(cube) < 2:
                 continue
-            positions = len(sequences[0])
+            positions = cube.shape[1]
             if positions < 2:
                 raise ValueError(
                     f"{table.source}: group {group!r} has sequences of {positions} text; "
                     "order alignment needs at least 2 positions"
                 )
-            vectors = embed(t for seq in sequences for t in seq)
-            cube = vectors.reshape(len(sequences), positions, -1)
             exact = alignment_costs(cube)
             scores: dict[str, float] = {}
             for name in VARIANTS:
@@ -162,8 +199,11 @@ class OrderAlignmentEvaluator(TaskEvaluator):
             ),
         }
         n_pairs = int(main["plain"].size)
-        counts = {"n_sequences": len(table.rows), "n_groups": len(per_group), "n_pairs": n_pairs}
-        lengths = {len(seqs[0]) for seqs in groups.values() if len(seqs) >= 2}
+        n_sequences = len(table.rows) if episodes is None else int(episodes.used.size)
+        counts = {"n_sequences": n_sequences, "n_groups": len(per_group), "n_pairs": n_pairs}
+        if episodes is not None:
+            counts["n_episodes"] = len(episodes)
+        lengths = {cube.shape[1] for cube in cubes.values() if len(cube) >= 2}
         if len(lengths) == 1:  # one sequence length k: a random alignment scores 1/k
             counts["n_positions"] = lengths.pop()
         unit_plain = main["plain"]
@@ -174,4 +214,7 @@ class OrderAlignmentEvaluator(TaskEvaluator):
         }
         ci = mean_ci("distractor_accuracy", unit_distractor, "pairs", self.seed)
         ci["accuracy"] = mean_ci("accuracy", unit_plain, "pairs", self.seed)["accuracy"]
-        return metrics, counts, {"per_group": per_group, "units": units, "ci95": ci}
+        details: dict[str, Any] = {"per_group": per_group, "units": units, "ci95": ci}
+        if episodes is not None:
+            details["sampling"] = episodes.record
+        return metrics, counts, details

@@ -40,6 +40,8 @@ from evaluators.tasks.base import (
     TaskEvaluator,
     bootstrap_weights,
     ci_record,
+    labelled_samples,
+    labelled_texts,
     unit_normalise,
 )
 
@@ -250,27 +252,59 @@ def all_pairs_ci(
     return ci_record("auc", np.concatenate(replicates), "texts", n_texts, method, seed)
 
 
+def per_label_pair_metrics(
+    scores: np.ndarray, labels: np.ndarray, n_samples: int
+) -> dict[str, dict[str, float]]:
+    """The STEB authors' per-label "label vs. all other labels" payload of the all-to-all
+    task (their ``_per_label``): for each label L, the pairs with at least one sample of
+    L; positive = both are L, negative = exactly one is. AUROC, EER and partial AUCs as
+    the global ones, plus the pair counts; labels with no positive or no negative pair
+    (a single sample, or every sample L) are left out, as theirs are. ``scores`` are
+    :func:`all_pairs`' (pairs i < j in row-major order)."""
+    names, codes = np.unique(labels, return_inverse=True)
+    first, second = np.triu_indices(n_samples, k=1)
+    code_i, code_j = codes[first], codes[second]
+    # pairs grouped by each endpoint's label (one stable sort each, not a mask per label)
+    by_i, by_j = np.argsort(code_i, kind="stable"), np.argsort(code_j, kind="stable")
+    bounds_i = np.searchsorted(code_i[by_i], np.arange(len(names) + 1))
+    bounds_j = np.searchsorted(code_j[by_j], np.arange(len(names) + 1))
+    out: dict[str, dict[str, float]] = {}
+    for code, label in enumerate(names):
+        left = by_i[bounds_i[code] : bounds_i[code + 1]]
+        right = by_j[bounds_j[code] : bounds_j[code + 1]]
+        touches = np.concatenate([left, right[code_i[right] != code]])  # both-L pairs once
+        positive = (code_i[touches] == code) & (code_j[touches] == code)
+        if not positive.any() or positive.all():
+            continue
+        entry: dict[str, float] = dict(pair_metrics(scores[touches], positive))
+        entry["n_pairs"] = int(positive.size)
+        entry["n_positive_pairs"] = int(positive.sum())
+        out[str(label)] = entry
+    return out
+
+
 class AllToAllPairsEvaluator(TaskEvaluator):
     task_type = "all_to_all_pairs"
     schema = "labelled_texts"
     main_score_name = "auc"
     description = "cosine of every pair i<j, same label = positive; AUROC, EER, partial AUC"
+    episodes = "k"
+    class_column = "label"
 
     def texts(self, table: Table) -> list[str]:
-        return [row["text"] for row in table.rows]
+        return labelled_texts(table, self.sampling)
 
     def compute(
         self, table: Table, embed: EmbeddingLookup
     ) -> tuple[dict[str, float], dict[str, int], dict[str, Any]]:
-        labels = np.asarray([row["label"] for row in table.rows])
-        scores, same = all_pairs(embed(self.texts(table)), labels)
+        labels, vectors, counts, details = labelled_samples(table, embed, self.sampling)
+        labels = np.asarray(labels)
+        scores, same = all_pairs(vectors, labels)
         metrics = pair_metrics(scores, same)
-        counts = {
-            "n_texts": len(labels),
-            "n_pairs": int(scores.size),
-            "n_positive_pairs": int(same.sum()),
-        }
-        return metrics, counts, {"ci95": all_pairs_influence_ci(scores, same, len(labels))}
+        counts |= {"n_pairs": int(scores.size), "n_positive_pairs": int(same.sum())}
+        details["ci95"] = all_pairs_influence_ci(scores, same, len(labels))
+        details["per_label"] = per_label_pair_metrics(scores, labels, len(labels))
+        return metrics, counts, details
 
 
 class PredefinedPairsEvaluator(TaskEvaluator):

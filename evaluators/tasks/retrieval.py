@@ -25,9 +25,11 @@ from evaluators.tasks.base import (
     EmbeddingLookup,
     TaskEvaluator,
     mean_ci,
+    remapped,
     unit_histogram,
     unit_normalise,
 )
+from evaluators.tasks.episodes import Episodes, form_episodes, pool_mean
 
 STEB_RECALL_KS = (1, 8, 16, 32, 64, 128)
 
@@ -38,8 +40,27 @@ class RetrievalEvaluator(TaskEvaluator):
     main_score_name = "mrr"
     description = "mean-pooled author documents, cosine ranking; MRR, recall@k, mean rank"
 
+    episodes = "k_or_all"
+    class_column = "author"
+
+    def _episodes(self, table: Table) -> tuple[list[str], Episodes] | None:
+        """Documents of every (role, author) in row order and their episodes, or None
+        (default: every row is one query or target)."""
+        if self.sampling.is_default:
+            return None
+        docs, keys = [], []
+        for row in table.rows:
+            for text in row["texts"]:
+                docs.append(text)
+                keys.append(f"{row['role']}:{row['author']}")
+        return docs, form_episodes(keys, self.sampling, "role:author side")
+
     def texts(self, table: Table) -> list[str]:
-        return [t for row in table.rows for t in row["texts"]]
+        formed = self._episodes(table)
+        if formed is None:
+            return [t for row in table.rows for t in row["texts"]]
+        docs, episodes = formed
+        return [docs[i] for i in episodes.used]
 
     def _pooled(self, rows: list[dict[str, Any]], embed: EmbeddingLookup) -> np.ndarray:
         vectors = embed(t for row in rows for t in row["texts"])
@@ -51,15 +72,35 @@ class RetrievalEvaluator(TaskEvaluator):
     def compute(
         self, table: Table, embed: EmbeddingLookup
     ) -> tuple[dict[str, float], dict[str, int], dict[str, Any]]:
-        query_authors = {row["author"] for row in table.rows if row["role"] == "query"}
-        target_authors = {row["author"] for row in table.rows if row["role"] == "target"}
+        formed = self._episodes(table)
+        if formed is None:
+            samples = [(r["role"], r["author"]) for r in table.rows]
+        else:
+            samples = [tuple(str(label).split(":", 1)) for label in formed[1].labels]
+        query_authors = {a for role, a in samples if role == "query"}
+        target_authors = {a for role, a in samples if role == "target"}
         common = query_authors & target_authors
-        queries = [r for r in table.rows if r["role"] == "query" and r["author"] in common]
-        targets = [r for r in table.rows if r["role"] == "target" and r["author"] in common]
-        if not queries:
+        keep_q = [i for i, (role, a) in enumerate(samples) if role == "query" and a in common]
+        keep_t = [i for i, (role, a) in enumerate(samples) if role == "target" and a in common]
+        if not keep_q:
             raise ValueError(f"{table.source}: no author has both a query and a target")
-        q_vec = self._pooled(queries, embed)
-        t_vec = self._pooled(targets, embed)
+        queries = [{"author": samples[i][1]} for i in keep_q]
+        targets = [{"author": samples[i][1]} for i in keep_t]
+        if formed is None:
+            q_vec = self._pooled([table.rows[i] for i in keep_q], embed)
+            t_vec = self._pooled([table.rows[i] for i in keep_t], embed)
+        else:
+            docs, episodes = formed
+            q_vec, t_vec = (
+                unit_normalise(
+                    pool_mean(
+                        embed(docs[j] for i in keep for j in episodes.members[i]),
+                        remapped([episodes.members[i] for i in keep]),
+                        dtype=np.float64,
+                    )
+                )
+                for keep in (keep_q, keep_t)
+            )
         # cosine distance as float32 (as sklearn's in the authors' code), computed in float64
         # and rounded once so that ties and ranks are the same on every CPU (issue 20)
         distances = (1.0 - q_vec @ t_vec.T).astype(np.float32)
@@ -70,8 +111,8 @@ class RetrievalEvaluator(TaskEvaluator):
         ties = "sort" if self.protocol == "steb" else "pessimistic"
         per_query = all_match_scores(distances, relevance, ks=STEB_RECALL_KS, ties=ties)
         metrics = {name: float(values.mean()) for name, values in per_query.items()}
-        n_queries_total = sum(1 for r in table.rows if r["role"] == "query")
-        n_targets_total = sum(1 for r in table.rows if r["role"] == "target")
+        n_queries_total = sum(1 for role, _ in samples if role == "query")
+        n_targets_total = sum(1 for role, _ in samples if role == "target")
         counts = {
             "n_queries": len(queries),
             "n_targets": len(targets),
@@ -81,4 +122,8 @@ class RetrievalEvaluator(TaskEvaluator):
         }
         units = {name: unit_histogram(values) for name, values in per_query.items()}
         ci = mean_ci("mrr", per_query["mrr"], "queries", self.seed)
-        return metrics, counts, {"units": units, "ci95": ci}
+        details: dict[str, Any] = {"units": units, "ci95": ci}
+        if formed is not None:
+            counts["n_documents_used"] = int(formed[1].used.size)
+            details["sampling"] = formed[1].record
+        return metrics, counts, details
