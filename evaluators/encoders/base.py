@@ -1,7 +1,10 @@
 """The encoder protocol every model adapter satisfies.
 
 An encoder is anything with ``encode(list[str]) -> np.ndarray`` of shape ``(n, d)``
-(float32); a ``SentenceTransformer`` already is one. Adapters in this package add an
+(float32); a ``SentenceTransformer`` already is one. An episode (several texts of one
+author, STEB's sample unit) is embedded by :func:`embed_episodes`: the encoder's own
+``encode_episodes`` when it reads episodes itself (LUAR), else the mean of its texts'
+vectors. Adapters in this package add an
 ``identity()`` used to key the embedding cache: two encoders with the same identity
 must produce the same vectors for the same text.
 """
@@ -45,12 +48,44 @@ class BaseEncoder(ABC):
         """JSON-serialisable description that determines the vectors (model id,
         revision, pooling, max length, fitted-state hash, ...)."""
 
+    episode_pooling: str = "mean"
+    """How an episode (several texts of one author) becomes one vector: ``"mean"`` (the
+    mean of its texts' vectors, as STEB's HF, causal, sentence-transformers and LISA
+    models do) or ``"model"`` (the encoder reads the episode itself, e.g. LUAR)."""
+
     def count_tokens(self, texts: Sequence[str]) -> list[int]:
         """Number of model tokens of each text (without special tokens)."""
         raise NotImplementedError(f"{self.name} does not count tokens")
 
+    def encode_episodes(self, episodes: Sequence[Sequence[str]]) -> np.ndarray:
+        """One vector per episode; by default the mean of its texts' vectors."""
+        return mean_of_texts(self, episodes)
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
+
+
+def mean_of_texts(encoder: Encoder, episodes: Sequence[Sequence[str]]) -> np.ndarray:
+    """Episode vectors as the mean of their texts' vectors (one ``encode`` call)."""
+    sizes = [len(episode) for episode in episodes]
+    if any(size < 1 for size in sizes):
+        raise ValueError("every episode needs at least one text")
+    flat = [text for episode in episodes for text in episode]
+    vectors = as_embedding_matrix(encoder.encode(flat), len(flat), repr(encoder))
+    if all(size == 1 for size in sizes):
+        return vectors
+    owners = np.repeat(np.arange(len(sizes)), sizes)
+    pooled = np.zeros((len(sizes), vectors.shape[1]), dtype=np.float64)
+    np.add.at(pooled, owners, vectors)
+    return (pooled / np.asarray(sizes, dtype=np.float64)[:, None]).astype(np.float32)
+
+
+def embed_episodes(encoder: Encoder, episodes: Sequence[Sequence[str]]) -> np.ndarray:
+    """``encoder.encode_episodes(episodes)`` when the encoder has it, else the mean of
+    its texts' vectors; validated ``(len(episodes), d)`` float32."""
+    method = getattr(encoder, "encode_episodes", None)
+    vectors = method(episodes) if callable(method) else mean_of_texts(encoder, episodes)
+    return as_embedding_matrix(vectors, len(episodes), repr(encoder))
 
 
 def encoder_identity(encoder: Encoder) -> dict[str, Any]:
@@ -58,7 +93,11 @@ def encoder_identity(encoder: Encoder) -> dict[str, Any]:
     and, for a SentenceTransformer, the model path."""
     identity = getattr(encoder, "identity", None)
     if callable(identity):
-        return dict(identity())
+        info = dict(identity())
+        routed_by = getattr(encoder, "routed_by", None)  # set by get_encoder's STEB routing
+        if routed_by:
+            info["routed_by"] = routed_by
+        return info
     info: dict[str, Any] = {"class": f"{type(encoder).__module__}.{type(encoder).__qualname__}"}
     for attribute in ("model_card_data", "name_or_path", "model_name"):
         value = getattr(encoder, attribute, None)

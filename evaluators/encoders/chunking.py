@@ -35,8 +35,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from dataset_scripts.core.errors import StylebenchError
 from evaluators.encoders.base import BaseEncoder, as_embedding_matrix, encoder_identity
-from evaluators.errors import StylebenchError
 
 SPLITTER_VERSION = "regex-v1"
 

@@ -35,8 +35,8 @@ from typing import Any
 
 import numpy as np
 
+from dataset_scripts.core.errors import DataError
 from evaluators.encoders.base import BaseEncoder
-from evaluators.errors import DataError
 
 RESOURCE = Path(__file__).resolve().parent / "resources" / "function_words.txt"
 STEB_RESOURCE = Path(__file__).resolve().parent / "resources" / "steb_function_words.json"

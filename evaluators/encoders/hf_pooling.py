@@ -17,9 +17,11 @@ Both: ``torch.inference_mode``, batches of ``batch_size`` texts sorted by length
 (less padding), float32 numpy output. ``max_tokens`` is the model's limit (tokenizer
 ``model_max_length``; when that is a placeholder > 100k, the config's
 ``max_position_embeddings`` (RoBERTa-style models minus ``padding_idx + 1``) or
-``n_positions``), capped at ``max_length`` (default 512, STEB's context for chunking).
-STEB's repository lets causal models read up to 10,240 tokens; pass
-``max_length=10240`` to mirror that. ``trust_remote_code`` is never enabled.
+``n_positions``), capped at ``max_length`` (default 512, STEB's context for chunking;
+``None``: the model's own limit, 512 when it declares none). STEB's repository lets
+causal models read up to 10,240 tokens; pass ``max_length=10240`` to mirror that (a
+bare causal model path does, see :func:`evaluators.encoders.routing.steb_route`).
+``trust_remote_code`` is never enabled.
 
 Also the shared loading helpers used by the sentence-transformers adapter:
 offline-aware model resolution with one-line errors, a local-files fingerprint for
@@ -40,8 +42,8 @@ from typing import Any
 
 import numpy as np
 
+from dataset_scripts.core.errors import StylebenchError
 from evaluators.encoders.base import BaseEncoder
-from evaluators.errors import StylebenchError
 
 DEFAULT_MAX_LENGTH = 512
 """Default cap on ``max_tokens`` (STEB chunks at 512 tokens)."""
@@ -152,19 +154,32 @@ def choose_device(device: str | None) -> str:
     return "cuda" if torch.cuda.is_available() else "cpu"
 
 
-def model_limit(tokenizer: Any, config: Any) -> int | None:
-    """The model's context length in tokens (with special tokens), if it declares one."""
+def model_limit(tokenizer: Any, config: Any, model: Any = None) -> int | None:
+    """The model's context length in tokens (with special tokens), if it declares one.
+
+    The tokenizer's ``model_max_length`` unless it is a placeholder (> 100k), else the
+    config's ``max_position_embeddings`` or ``n_positions``. Position ids of RoBERTa-style
+    models start at ``padding_idx + 1``, so (as in the STEB code's
+    ``get_model_max_length``) the limit is at most ``max_position_embeddings -
+    padding_idx - 1`` when the loaded ``model``'s position embedding has a padding index.
+    """
     limit = getattr(tokenizer, "model_max_length", None)
-    if isinstance(limit, int) and 0 < limit <= 100_000:
-        return limit
-    positions = getattr(config, "max_position_embeddings", None) or getattr(
-        config, "n_positions", None
-    )
-    if isinstance(positions, int) and positions > 0:
-        if getattr(config, "model_type", "") in {"roberta", "xlm-roberta", "camembert"}:
-            positions -= (getattr(config, "pad_token_id", 1) or 1) + 1
-        return positions
-    return None
+    if not (isinstance(limit, int) and 0 < limit <= 100_000):
+        limit = getattr(config, "max_position_embeddings", None) or getattr(
+            config, "n_positions", None
+        )
+        if isinstance(limit, int) and limit > 0:
+            if getattr(config, "model_type", "") in {"roberta", "xlm-roberta", "camembert"}:
+                limit -= (getattr(config, "pad_token_id", 1) or 1) + 1
+        else:
+            limit = None
+    positions = getattr(config, "max_position_embeddings", None)
+    embeddings = getattr(getattr(model, "embeddings", None), "position_embeddings", None)
+    padding_idx = getattr(embeddings, "padding_idx", None)
+    if isinstance(positions, int) and isinstance(padding_idx, int) and padding_idx > 0:
+        cap = positions - padding_idx - 1
+        limit = cap if limit is None else min(limit, cap)
+    return limit
 
 
 class TokenizerMixin:
@@ -274,9 +289,10 @@ class _TransformersEncoder(TokenizerMixin, BaseEncoder):
         self.model.to(self.device).eval()
         self.commit_hash = getattr(config, "_commit_hash", None) or self.resolved.revision
         self.fingerprint = local_fingerprint(self.resolved.path, self.resolved.gguf_file)
-        limit = model_limit(self.tokenizer, config)
+        limit = model_limit(self.tokenizer, config, self.model)
         caps = [value for value in (limit, max_length) if value]
-        self.max_tokens = min(caps) if caps else None
+        # no limit anywhere: 512, the STEB code's fallback
+        self.max_tokens = min(caps) if caps else DEFAULT_MAX_LENGTH
         if padding_side is not None:
             if padding_side not in {"left", "right"}:
                 raise StylebenchError(

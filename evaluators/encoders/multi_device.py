@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from dataset_scripts.core.errors import StylebenchError
 from evaluators.encoders.base import BaseEncoder
-from evaluators.errors import StylebenchError
 
 START_TIMEOUT = 600.0  # seconds for a worker to load its model
 

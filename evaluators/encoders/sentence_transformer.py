@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from dataset_scripts.core.errors import StylebenchError
 from evaluators.encoders.base import BaseEncoder
 from evaluators.encoders.hf_pooling import (
     DEFAULT_MAX_LENGTH,
@@ -23,7 +24,6 @@ from evaluators.encoders.hf_pooling import (
     model_limit,
     resolve_model,
 )
-from evaluators.errors import StylebenchError
 
 
 class SentenceTransformerEncoder(TokenizerMixin, BaseEncoder):

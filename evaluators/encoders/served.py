@@ -29,9 +29,9 @@ from typing import Any
 
 import numpy as np
 
+from dataset_scripts.core.errors import StylebenchError
+from dataset_scripts.core.openai_client import OpenAIClient, OpenAIError, parse_served_spec
 from evaluators.encoders.base import BaseEncoder
-from evaluators.errors import StylebenchError
-from evaluators.openai_client import OpenAIClient, OpenAIError, parse_served_spec
 
 PREFIX = "openai-embeddings"
 _PROBE = "stylebench probe"

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from evaluators.errors import StylebenchError
+from dataset_scripts.core.errors import StylebenchError
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.language import Language

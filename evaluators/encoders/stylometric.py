@@ -47,6 +47,7 @@ from typing import Any
 
 import numpy as np
 
+from dataset_scripts.core.errors import StylebenchError
 from evaluators.encoders.base import BaseEncoder
 from evaluators.encoders.spacy_tagging import (
     UNIVERSAL_POS_TAGS,
@@ -54,7 +55,6 @@ from evaluators.encoders.spacy_tagging import (
     spacy_identity,
     tag_texts,
 )
-from evaluators.errors import StylebenchError
 
 GROUPS = ("surface", "ttr", "pos", "pos_ratio", "readability")
 FEATURE_SET_VERSION = 1

@@ -47,9 +47,9 @@ from typing import Any
 
 import numpy as np
 
+from dataset_scripts.core.errors import DataError, StylebenchError
 from evaluators.encoders.base import BaseEncoder
 from evaluators.encoders.spacy_tagging import spacy_identity, tag_texts
-from evaluators.errors import DataError, StylebenchError
 
 COMPONENTS = ("char", "word", "pos")
 DEFAULT_MAX_FEATURES = 2000
