@@ -126,6 +126,24 @@ def resolve_model(spec: str, *, revision: str | None = None) -> ResolvedModel:
     return ResolvedModel(spec, None, revision, gguf_file)
 
 
+def resolve_local(
+    spec: str, what: str, prefix: str, *, revision: str | None = None
+) -> ResolvedModel:
+    """:func:`resolve_model` for an adapter that only loads local files (a folder or the
+    HF cache): a model that is not here is a one-line error saying how to get it."""
+    try:
+        resolved = resolve_model(spec, revision=revision)
+    except StylebenchError:
+        resolved = None
+    if resolved is None or resolved.path is None:
+        raise StylebenchError(
+            f"{what} model {spec!r} is not here (no such folder, not in the Hugging Face "
+            f"cache): download it once with `huggingface-cli download {spec}` or pass its "
+            f"folder as {prefix}:<folder>"
+        )
+    return resolved
+
+
 def local_fingerprint(folder: Path | None, gguf_file: str | None = None) -> str | None:
     """Cheap fingerprint of a local model folder: names and sizes of all files plus the
     contents of its small JSON/text files (configs, tokenizer settings)."""

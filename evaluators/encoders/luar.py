@@ -35,7 +35,7 @@ from evaluators.encoders.hf_pooling import (
     _one_line,
     choose_device,
     local_fingerprint,
-    resolve_model,
+    resolve_local,
 )
 
 LUAR_MAX_LENGTH = 512
@@ -69,12 +69,7 @@ class LUAREncoder(TokenizerMixin, BaseEncoder):
             raise StylebenchError(f"padding must be 'max_length' or 'longest', not {padding!r}")
         if max_length < 2:
             raise StylebenchError(f"max_length must be >= 2, not {max_length}")
-        self.resolved = resolve_model(model_name_or_path, revision=revision)
-        if self.resolved.path is None:
-            raise StylebenchError(
-                f"LUAR model {model_name_or_path!r} is not a local folder or in the Hugging "
-                f"Face cache; download it once: `huggingface-cli download {model_name_or_path}`"
-            )
+        self.resolved = resolve_local(model_name_or_path, "LUAR", "luar", revision=revision)
         self.name = self.resolved.model_id
         self.device = choose_device(device)
         self.batch_size = int(batch_size)

@@ -28,7 +28,7 @@ from evaluators.encoders.hf_pooling import (
     _one_line,
     choose_device,
     local_fingerprint,
-    resolve_model,
+    resolve_local,
 )
 from evaluators.encoders.table import NEUROBIBER_ID
 
@@ -67,13 +67,9 @@ class NeurobiberEncoder(BaseEncoder):
             ) from None
         if chunk_words < 1 or max_length < 2:
             raise StylebenchError("chunk_words must be >= 1 and max_length >= 2")
-        self.resolved = resolve_model(model_name_or_path, revision=revision)
-        if self.resolved.path is None:
-            raise StylebenchError(
-                f"Neurobiber model {model_name_or_path!r} is not a local folder or in the "
-                f"Hugging Face cache; download it once: "
-                f"`huggingface-cli download {model_name_or_path}`"
-            )
+        self.resolved = resolve_local(
+            model_name_or_path, "Neurobiber", "neurobiber", revision=revision
+        )
         self.name = self.resolved.model_id
         self.device = choose_device(device)
         self.batch_size = int(batch_size)
