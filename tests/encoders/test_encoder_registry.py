@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from dataset_scripts.core.errors import StylebenchError, UnknownNameError
 from evaluators.encoders import RandomEncoder, get_encoder, identity_key, list_encoders
-from evaluators.errors import StylebenchError, UnknownNameError
 
 from .conftest import needs_minilm
 
@@ -39,7 +39,7 @@ def test_model_not_available_offline_is_one_line():
     message = str(info.value)
     assert "not available offline" in message and "\n" not in message
     with pytest.raises(StylebenchError):
-        get_encoder("nobody-here/no-such-model-xyz")  # bare hub id -> sentence-transformers
+        get_encoder("nobody-here/no-such-model-xyz")  # bare hub id: STEB routing needs files
 
 
 def test_list_encoders_reports_availability():
@@ -84,5 +84,6 @@ def test_sentence_transformer_identity_tracks_settings(minilm, minilm_dir):
     narrow = get_encoder(f"st:{minilm_dir}", max_length=32)
     assert narrow.max_tokens == 32
     assert narrow.identity() != minilm.identity()
-    # a bare existing path is a sentence-transformers model too
-    assert get_encoder(str(minilm_dir)).identity()["path"] == str(minilm_dir.resolve())
+    # a bare existing path is routed as the STEB code does (config.json: raw HF model)
+    bare = get_encoder(str(minilm_dir)).identity()
+    assert bare["path"] == str(minilm_dir.resolve()) and bare["kind"] == "masked-mean"
