@@ -55,7 +55,7 @@ def _worker(
 
             torch.set_num_threads(threads)
         from evaluators.encoders import get_encoder
-        from evaluators.encoders.base import as_embedding_matrix, encoder_identity
+        from evaluators.encoders.base import as_embedding_matrix, embed_episodes, encoder_identity
 
         encoder = get_encoder(spec, device=device, **settings)
         if hasattr(encoder, "fit") and not getattr(encoder, "is_fitted", True):
@@ -63,7 +63,8 @@ def _worker(
                 f"{spec} must be fitted before encoding; with --devices load a saved "
                 "model (path=...) or run it on one device"
             )
-        conn.send(("ready", encoder_identity(encoder)))
+        pooling = getattr(encoder, "episode_pooling", "mean")
+        conn.send(("ready", (encoder_identity(encoder), pooling)))
     except BaseException as error:  # report any start-up failure to the parent
         conn.send(("error", f"{type(error).__name__}: {error}"))
         return
@@ -75,7 +76,10 @@ def _worker(
         if message is None:
             return
         try:
-            vectors = as_embedding_matrix(encoder.encode(message), len(message), spec)
+            if isinstance(message, tuple):  # ("episodes", [[text, ...], ...])
+                vectors = embed_episodes(encoder, message[1])
+            else:
+                vectors = as_embedding_matrix(encoder.encode(message), len(message), spec)
             conn.send(("ok", vectors))
         except BaseException:
             conn.send(("error", traceback.format_exc(limit=3).strip().splitlines()[-1]))
@@ -125,8 +129,9 @@ class MultiDeviceEncoder(BaseEncoder):
             if not conn.poll(START_TIMEOUT):
                 self.close()
                 raise StylebenchError(f"{spec} on {device}: no answer in {START_TIMEOUT:.0f} s")
-            _kind, payload = self._receive(conn, device)
-            identities.append(payload)
+            _kind, (identity, pooling) = self._receive(conn, device)
+            identities.append(identity)
+            self.episode_pooling = pooling  # an episode-reading model (LUAR) stays one
         if any(identity != identities[0] for identity in identities):
             self.close()
             raise StylebenchError(f"{spec}: the devices {self.devices} load different models")
@@ -147,14 +152,21 @@ class MultiDeviceEncoder(BaseEncoder):
         return dict(self._identity)
 
     def encode(self, texts: list[str]) -> np.ndarray:
-        texts = list(texts)
+        return self._spread(list(texts), episodes=False)
+
+    def encode_episodes(self, episodes: Sequence[Sequence[str]]) -> np.ndarray:
+        """Episodes spread over the workers like texts; each worker embeds its share
+        with the encoder's own episode rule."""
+        return self._spread([list(e) for e in episodes], episodes=True)
+
+    def _spread(self, items: list[Any], *, episodes: bool) -> np.ndarray:
         n = len(self._conns)
-        bounds = np.linspace(0, len(texts), n + 1).round().astype(int)
+        bounds = np.linspace(0, len(items), n + 1).round().astype(int)
         used = []
         for i, conn in enumerate(self._conns):
-            part = texts[bounds[i] : bounds[i + 1]]
+            part = items[bounds[i] : bounds[i + 1]]
             if part:
-                conn.send(part)
+                conn.send(("episodes", part) if episodes else part)
                 used.append(i)
         parts = [self._receive(self._conns[i], self.devices[i])[1] for i in used]
         if not parts:

@@ -249,3 +249,15 @@ def test_default_episode_pooling_is_the_mean_of_text_vectors():
         np.testing.assert_allclose(vectors[row], expected, atol=1e-6)
     with pytest.raises(ValueError, match="at least one text"):
         embed_episodes(encoder, [[]])
+
+
+def test_episode_rule_survives_several_devices():
+    """With --devices, an episode-reading encoder still reads episodes (in its workers)."""
+    single = get_encoder("random")
+    episodes = [["a", "b"], ["c"], ["d", "e", "f"]]
+    with get_encoder("random", devices=["cpu", "cpu"]) as multi:
+        assert multi.episode_pooling == "model"
+        np.testing.assert_array_equal(
+            embed_episodes(multi, episodes), embed_episodes(single, episodes)
+        )
+        np.testing.assert_array_equal(multi.encode(["a", "c"]), single.encode(["a", "c"]))
