@@ -167,7 +167,7 @@ class Dataset:
         """Write a Hub-ready folder (Parquet + card) with the shared writer; push it with
         ``stylebench push <folder> --repo-id <org/name>``."""
         from dataset_scripts.core.hub_folder import write_hub_folder
-        from dataset_scripts.registry import DatasetSpec
+        from dataset_scripts.core.spec import DatasetSpec
 
         spec = DatasetSpec(
             hub_id=f"local/{self.name}",
@@ -261,8 +261,7 @@ def evaluate(
             f"the tasks {', '.join(t for t, _ in plan)}"
         )
     plan = [(runner.evaluator(task), table) for task, table in plan]
-    texts = [t for evaluator, table in plan for t in evaluator.texts(table)]
     if hasattr(model, "fit") and not getattr(model, "is_fitted", False):
-        model.fit(list(dict.fromkeys(texts)))
-    lookup, _ = runner.embed(texts, label=data.name)
+        model.fit(list(dict.fromkeys(t for ev, table in plan for t in ev.texts(table))))
+    lookup, _ = runner.lookup_for(plan, label=data.name)
     return [evaluator.evaluate(table, lookup) for evaluator, table in plan]

@@ -23,7 +23,12 @@ from dataset_scripts.core.errors import DataError, UnknownNameError
 from dataset_scripts.core.schemas import SCHEMAS
 from evaluators.cache import EmbeddingCache
 from evaluators.data import Table, config_schemas, load_table
-from evaluators.encoders.base import Encoder, as_embedding_matrix, encoder_identity
+from evaluators.encoders.base import (
+    Encoder,
+    as_embedding_matrix,
+    embed_episodes,
+    encoder_identity,
+)
 from evaluators.tasks import (
     DEFAULT_SEED,
     EVALUATORS,
@@ -35,6 +40,8 @@ from evaluators.tasks import (
 from evaluators.tasks.episodes import DEFAULT_SAMPLING, Sampling
 from evaluators.tasks.protocol import DEFAULT_PROTOCOL, check_protocol, protocol_record
 
+EPISODE_KEY = "\x1eepisode\x1e"  # cache key of a whole episode (model-pooled encoders)
+EPISODE_SEP = "\x1f"  # between an episode's texts in its cache key
 COMMIT_EVERY = 256  # texts per cache transaction (the most a killed run can lose)
 _VERSIONED = (
     "stylebench",
@@ -140,10 +147,12 @@ class Runner:
         self.progress = progress
 
     def embed(
-        self, texts: Sequence[str], label: str = ""
+        self, texts: Sequence[str], label: str = "", encode: Any = None
     ) -> tuple[EmbeddingLookup, EmbeddingStats]:
         """Vectors for ``texts``: each unique text is looked up in the cache and only the
-        missing ones are encoded, in committed batches."""
+        missing ones are encoded (by ``encode``, default the encoder's), in committed
+        batches."""
+        encode = encode or self.encoder.encode
         started = time.perf_counter()
         unique = list(dict.fromkeys(texts))
         stats = EmbeddingStats(n_texts=len(texts), n_unique=len(unique))
@@ -159,7 +168,7 @@ class Runner:
         )
         for start in range(0, len(missing), self.batch_size):
             batch = missing[start : start + self.batch_size]
-            vectors = as_embedding_matrix(self.encoder.encode(batch), len(batch), self.model_name)
+            vectors = as_embedding_matrix(encode(batch), len(batch), self.model_name)
             if self.cache is not None:
                 self.cache.put_many(batch, vectors)
             found.update(zip(batch, vectors, strict=True))
@@ -174,6 +183,41 @@ class Runner:
         matrix = np.stack([found[t] for t in unique]) if unique else np.zeros((0, 0), np.float32)
         stats.seconds = time.perf_counter() - started
         return EmbeddingLookup(unique, matrix), stats
+
+    @property
+    def model_pools_episodes(self) -> bool:
+        """Whether the encoder reads an episode itself (LUAR) instead of having its
+        texts' vectors averaged (``episode_pooling = "model"``)."""
+        return getattr(self.encoder, "episode_pooling", "mean") == "model"
+
+    def lookup_for(
+        self, pairs: Sequence[tuple[TaskEvaluator, Table]], label: str = ""
+    ) -> tuple[EmbeddingLookup, EmbeddingStats]:
+        """The vectors every ``(evaluator, table)`` needs: each unique text embedded
+        once; with episodes and an encoder that reads episodes itself, each unique
+        episode embedded once instead (both through the cache)."""
+        groups: list[tuple[str, ...]] = []
+        texts: list[str] = []
+        for evaluator, table in pairs:
+            own = evaluator.episode_groups(table) if self.model_pools_episodes else []
+            if own:
+                groups += own
+            else:
+                texts += evaluator.texts(table)
+        lookup, stats = self.embed(texts, label=label)
+        if groups:
+            by_key = {EPISODE_KEY + EPISODE_SEP.join(g): g for g in dict.fromkeys(groups)}
+            keyed, more = self.embed(
+                list(by_key),
+                label=f"{label} episodes".strip(),
+                encode=lambda batch: embed_episodes(self.encoder, [by_key[k] for k in batch]),
+            )
+            unique = [by_key[k] for k in keyed.index]
+            lookup.add_episodes(unique, keyed.matrix)
+            for name in ("n_texts", "n_unique", "n_encoded", "n_from_cache"):
+                setattr(stats, name, getattr(stats, name) + getattr(more, name))
+            stats.seconds += more.seconds
+        return lookup, stats
 
     def evaluator(self, task_type: str) -> TaskEvaluator:
         """The evaluator of ``task_type`` with this runner's seed, protocol, sampling
@@ -224,8 +268,10 @@ class Runner:
                     todo.append((spec, self.evaluator(spec.task_type)))
             if not todo:
                 continue
-            texts = [t for spec, ev in todo for t in ev.texts(tables[(spec.config, spec.split)])]
-            lookup, stats = self.embed(texts, label=tables[next(iter(tables))].name)
+            lookup, stats = self.lookup_for(
+                [(ev, tables[(spec.config, spec.split)]) for spec, ev in todo],
+                label=tables[next(iter(tables))].name,
+            )
             for spec, evaluator in todo:
                 table = tables[(spec.config, spec.split)]
                 started = time.perf_counter()

@@ -4,7 +4,7 @@ the result it returns."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, ClassVar
 
@@ -12,20 +12,56 @@ import numpy as np
 
 from dataset_scripts.core.errors import DataError
 from evaluators.data import Table
-from evaluators.tasks.episodes import ALL, DEFAULT_SAMPLING, Sampling, form_episodes, pool_mean
+from evaluators.tasks.episodes import (
+    ALL,
+    DEFAULT_SAMPLING,
+    Episodes,
+    Sampling,
+    form_episodes,
+    pool_mean,
+)
 from evaluators.tasks.protocol import DEFAULT_PROTOCOL, check_protocol, protocol_record
 
 DEFAULT_SEED = 42  # STEB's seed (k-means, probe splits); every stochastic step takes it
 
 
 class EmbeddingLookup:
-    """Vectors of a set of unique texts; rows are fetched by text."""
+    """Vectors of a set of unique texts; rows are fetched by text. Episodes (groups of
+    texts pooled into one sample) come from :meth:`pool`: the mean of their texts'
+    vectors, or, for an encoder that reads an episode itself (``episode_pooling =
+    "model"``, e.g. LUAR), the vectors the runner stored with :meth:`add_episodes`."""
 
     def __init__(self, texts: list[str], matrix: np.ndarray) -> None:
         if len(texts) != matrix.shape[0]:
             raise ValueError(f"{len(texts)} texts but {matrix.shape[0]} vectors")
         self.index = {text: i for i, text in enumerate(texts)}
         self.matrix = matrix
+        self.episode_index: dict[tuple[str, ...], int] = {}
+        self.episode_matrix: np.ndarray | None = None
+
+    def add_episodes(self, groups: list[tuple[str, ...]], matrix: np.ndarray) -> None:
+        """Vectors the encoder made for whole episodes (one row per group of texts)."""
+        if len(groups) != matrix.shape[0]:
+            raise ValueError(f"{len(groups)} episodes but {matrix.shape[0]} vectors")
+        self.episode_index = {tuple(g): i for i, g in enumerate(groups)}
+        self.episode_matrix = matrix
+
+    def pool(self, groups: Sequence[Sequence[str]], dtype: Any = None) -> np.ndarray:
+        """One vector per group of texts: the encoder's own episode vector where the
+        runner stored one, else the mean of the texts' vectors (:func:`pool_mean`, the
+        STEB authors' ``embed_multiple``), in ``dtype`` (default: the vectors' own)."""
+        if self.episode_matrix is not None:
+            try:
+                rows = [self.episode_index[tuple(g)] for g in groups]
+            except KeyError as error:
+                raise KeyError(f"episode was not embedded: {str(error)[:80]}") from None
+            vectors = self.episode_matrix[rows]
+            return vectors if dtype is None else vectors.astype(dtype)
+        members, start = [], 0
+        for group in groups:
+            members.append(np.arange(start, start + len(group)))
+            start += len(group)
+        return pool_mean(self(t for g in groups for t in g), members, dtype)
 
     def __call__(self, texts: Iterable[str]) -> np.ndarray:
         try:
@@ -43,22 +79,22 @@ class EmbeddingLookup:
         return cls(unique, as_embedding_matrix(encoder.encode(unique), len(unique), repr(encoder)))
 
 
-def remapped(members: list[np.ndarray]) -> list[np.ndarray]:
-    """Episode members as positions in ``concatenate(members)`` (the order the used
-    units are fetched from the lookup)."""
-    out, start = [], 0
-    for m in members:
-        out.append(np.arange(start, start + len(m)))
-        start += len(m)
-    return out
+def labelled_groups(table: Table, sampling: Sampling) -> tuple[Episodes, list[tuple[str, ...]]]:
+    """The episodes of a ``labelled_texts`` table and the texts each pools."""
+    episodes = form_episodes([row["label"] for row in table.rows], sampling, "label")
+    return episodes, [tuple(table.rows[i]["text"] for i in m) for m in episodes.members]
+
+
+def labelled_episode_groups(table: Table, sampling: Sampling) -> list[tuple[str, ...]]:
+    """:meth:`TaskEvaluator.episode_groups` of a ``labelled_texts`` task."""
+    return [] if sampling.is_default else labelled_groups(table, sampling)[1]
 
 
 def labelled_texts(table: Table, sampling: Sampling) -> list[str]:
     """The texts a ``labelled_texts`` task embeds: every row's, or those its episodes use."""
     if sampling.is_default:
         return [row["text"] for row in table.rows]
-    episodes = form_episodes([row["label"] for row in table.rows], sampling, "label")
-    return [table.rows[i]["text"] for i in episodes.used]
+    return [t for group in labelled_groups(table, sampling)[1] for t in group]
 
 
 def labelled_samples(
@@ -69,9 +105,8 @@ def labelled_samples(
     labels = [row["label"] for row in table.rows]
     if sampling.is_default:
         return labels, embed(row["text"] for row in table.rows), {"n_texts": len(labels)}, {}
-    episodes = form_episodes(labels, sampling, "label")
-    vectors = embed(table.rows[i]["text"] for i in episodes.used)
-    pooled = pool_mean(vectors, remapped(episodes.members))
+    episodes, groups = labelled_groups(table, sampling)
+    pooled = embed.pool(groups)
     counts = {"n_texts": int(episodes.used.size), "n_episodes": len(episodes)}
     return list(episodes.labels), pooled, counts, {"sampling": episodes.record}
 
@@ -145,6 +180,11 @@ class TaskEvaluator(ABC):
     @abstractmethod
     def texts(self, table: Table) -> list[str]:
         """Every text the evaluation embeds (duplicates allowed)."""
+
+    def episode_groups(self, table: Table) -> list[tuple[str, ...]]:
+        """The groups of texts the evaluation pools into episodes (none by default); an
+        encoder that reads episodes itself embeds these instead of :meth:`texts`."""
+        return []
 
     @abstractmethod
     def compute(

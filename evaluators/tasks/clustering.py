@@ -22,7 +22,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from sklearn.cluster import MiniBatchKMeans
 
 from evaluators.data import Table
 from evaluators.metric_math import v_measure
@@ -34,6 +33,7 @@ from evaluators.tasks.base import (
     TaskEvaluator,
     bootstrap_weights,
     ci_record,
+    labelled_episode_groups,
     labelled_samples,
     labelled_texts,
 )
@@ -120,7 +120,12 @@ class ClusteringEvaluator(TaskEvaluator):
     def texts(self, table: Table) -> list[str]:
         return labelled_texts(table, self.sampling)
 
+    def episode_groups(self, table: Table) -> list[tuple[str, ...]]:
+        return labelled_episode_groups(table, self.sampling)
+
     def cluster(self, vectors: np.ndarray, n_clusters: int) -> np.ndarray:
+        from sklearn.cluster import MiniBatchKMeans  # here: scikit-learn costs start-up time
+
         kmeans = MiniBatchKMeans(
             n_clusters=n_clusters,
             batch_size=KMEANS_BATCH_SIZE,

@@ -45,11 +45,10 @@ from evaluators.tasks.base import (
     EmbeddingLookup,
     TaskEvaluator,
     mean_ci,
-    remapped,
     unit_histogram,
     unit_normalise,
 )
-from evaluators.tasks.episodes import Episodes, form_episodes, pool_mean
+from evaluators.tasks.episodes import Episodes, form_episodes
 
 VARIANTS = ("plain", "last", "first")
 
@@ -106,6 +105,19 @@ class OrderAlignmentEvaluator(TaskEvaluator):
         rows = table.rows if episodes is None else [table.rows[i] for i in episodes.used]
         return [t for row in rows for t in row["texts"]]
 
+    @staticmethod
+    def _position_groups(table: Table, members: np.ndarray) -> list[tuple[str, ...]]:
+        """An episode's texts per position: position p pools the p-th text of each of
+        its sequences (the authors' ``[[seq[p] for seq in chunk] for p in ...]``)."""
+        sequences = [table.rows[int(i)]["texts"] for i in members]
+        return [tuple(seq[p] for seq in sequences) for p in range(len(sequences[0]))]
+
+    def episode_groups(self, table: Table) -> list[tuple[str, ...]]:
+        episodes = self._episodes(table)
+        if episodes is None:
+            return []
+        return [g for m in episodes.members for g in self._position_groups(table, m)]
+
     def _cubes(
         self, table: Table, embed: EmbeddingLookup, episodes: Episodes | None
     ) -> dict[str, np.ndarray]:
@@ -121,18 +133,14 @@ class OrderAlignmentEvaluator(TaskEvaluator):
                 )
                 for group, idx in members.items()
             }
-        rows = [table.rows[i] for i in episodes.used]
         by_group: dict[str, list[int]] = {}
         for k, label in enumerate(episodes.labels):
             by_group.setdefault(str(label), []).append(k)
-        local = remapped(episodes.members)
         out = {}
         for group, ks in by_group.items():
-            positions = len(rows[int(local[ks[0]][0])]["texts"])
-            used = np.concatenate([local[k] for k in ks])
-            flat = embed(t for i in used for t in rows[int(i)]["texts"]).reshape(len(used), -1)
-            pooled = pool_mean(flat, remapped([local[k] for k in ks]))
-            out[group] = pooled.reshape(len(ks), positions, -1)
+            positions = len(table.rows[int(episodes.members[ks[0]][0])]["texts"])
+            groups = [g for k in ks for g in self._position_groups(table, episodes.members[k])]
+            out[group] = embed.pool(groups).reshape(len(ks), positions, -1)
         return out
 
     def compute(

@@ -40,6 +40,7 @@ from evaluators.tasks.base import (
     TaskEvaluator,
     bootstrap_weights,
     ci_record,
+    labelled_episode_groups,
     labelled_samples,
     labelled_texts,
     unit_normalise,
@@ -293,6 +294,9 @@ class AllToAllPairsEvaluator(TaskEvaluator):
 
     def texts(self, table: Table) -> list[str]:
         return labelled_texts(table, self.sampling)
+
+    def episode_groups(self, table: Table) -> list[tuple[str, ...]]:
+        return labelled_episode_groups(table, self.sampling)
 
     def compute(
         self, table: Table, embed: EmbeddingLookup

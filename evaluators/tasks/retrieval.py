@@ -25,11 +25,10 @@ from evaluators.tasks.base import (
     EmbeddingLookup,
     TaskEvaluator,
     mean_ci,
-    remapped,
     unit_histogram,
     unit_normalise,
 )
-from evaluators.tasks.episodes import Episodes, form_episodes, pool_mean
+from evaluators.tasks.episodes import Episodes, form_episodes
 
 STEB_RECALL_KS = (1, 8, 16, 32, 64, 128)
 
@@ -62,6 +61,13 @@ class RetrievalEvaluator(TaskEvaluator):
         docs, episodes = formed
         return [docs[i] for i in episodes.used]
 
+    def episode_groups(self, table: Table) -> list[tuple[str, ...]]:
+        formed = self._episodes(table)
+        if formed is None:
+            return []
+        docs, episodes = formed
+        return [tuple(docs[i] for i in m) for m in episodes.members]
+
     def _pooled(self, rows: list[dict[str, Any]], embed: EmbeddingLookup) -> np.ndarray:
         vectors = embed(t for row in rows for t in row["texts"])
         owner = np.repeat(np.arange(len(rows)), [len(row["texts"]) for row in rows])
@@ -93,9 +99,8 @@ class RetrievalEvaluator(TaskEvaluator):
             docs, episodes = formed
             q_vec, t_vec = (
                 unit_normalise(
-                    pool_mean(
-                        embed(docs[j] for i in keep for j in episodes.members[i]),
-                        remapped([episodes.members[i] for i in keep]),
+                    embed.pool(
+                        [tuple(docs[j] for j in episodes.members[i]) for i in keep],
                         dtype=np.float64,
                     )
                 )

@@ -339,7 +339,7 @@ class _Counting:
 
 def test_runner_embeds_each_unique_text_once_with_episodes(tmp_path) -> None:
     from dataset_scripts.core.hub_folder import write_hub_folder
-    from dataset_scripts.registry import DatasetSpec
+    from dataset_scripts.core.spec import DatasetSpec
 
     data, _ = _labelled({"a": 30, "b": 30}, interleave=False)
     spec = DatasetSpec(
@@ -383,8 +383,74 @@ def test_runner_withholds_sampling_from_tasks_without_it() -> None:
     assert runner.evaluator("clustering").sampling.episode_size == 2
 
 
-def test_random_lookup_helper_still_serves(tmp_path) -> None:
+def test_episode_counts_on_random_vectors() -> None:
     data, _ = _labelled({"a": 8, "b": 8})
     embed = random_lookup([r["text"] for r in data.rows])
     result = get_evaluator("clustering", sampling=Sampling(2, 3)).evaluate(data, embed)
     assert result.counts == {"n_texts": 12, "n_episodes": 6, "n_labels": 2}
+
+
+class _EpisodeReader:
+    """An encoder that reads episodes itself (as LUAR): one vector per episode from the
+    episode's texts jointly (here: a seeded vector per sorted text tuple, scaled by its
+    size), recording every episode it is asked for."""
+
+    name = "episode-reader"
+    episode_pooling = "model"
+
+    def __init__(self) -> None:
+        self.episodes: list[tuple[str, ...]] = []
+        self.texts: list[str] = []
+
+    def _vector(self, episode: tuple[str, ...]) -> np.ndarray:
+        seed = sum(ord(c) for t in episode for c in t) + 7 * len(episode)
+        return np.random.default_rng(seed).normal(size=6).astype(np.float32)
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        self.texts.extend(texts)
+        return np.stack([self._vector((t,)) for t in texts])
+
+    def encode_episodes(self, episodes):
+        self.episodes.extend(tuple(e) for e in episodes)
+        return np.stack([self._vector(tuple(e)) for e in episodes])
+
+
+def test_an_encoder_that_reads_episodes_gets_each_episode_once(tmp_path) -> None:
+    from dataset_scripts.core.hub_folder import write_hub_folder
+    from dataset_scripts.registry import DatasetSpec
+    from evaluators.tasks import EmbeddingLookup
+
+    data, _ = _labelled({"a": 12, "b": 12, "c": 9})
+    spec = DatasetSpec(
+        hub_id="local/episodes2",
+        pretty_name="e",
+        summary="t",
+        builder=None,
+        license="cc0-1.0",
+        source_url="(t)",
+        citation="(t)",
+        raw_format="r",
+        protocol="t",
+    )
+    folder = write_hub_folder(spec, {"labelled_texts": {"test": data.rows}}, tmp_path / "d", {})
+    encoder = _EpisodeReader()
+    runner = Runner(
+        encoder, "reader", cache_dir=tmp_path / "cache", progress=False, sampling=Sampling(3, 3)
+    )
+    specs = [TaskSpec(str(folder), t, "labelled_texts") for t in ("clustering", "all_to_all_pairs")]
+    records = {r.result.task_type: r.result for r in runner.run(specs)}
+    assert encoder.texts == []  # no per-text vectors: the episodes are the inputs
+    assert len(encoder.episodes) == len(set(encoder.episodes)) == 9  # 3 labels x 3, once
+    # by hand: the episodes the authors' rule forms, each encoded as a whole
+    groups = get_evaluator("clustering", sampling=Sampling(3, 3)).episode_groups(data)
+    direct = EmbeddingLookup([], np.zeros((0, 6), np.float32))
+    direct.add_episodes(groups, np.stack([encoder._vector(g) for g in groups]))
+    for task, result in records.items():
+        expected = get_evaluator(task, sampling=Sampling(3, 3)).evaluate(data, direct)
+        assert result.metrics == expected.metrics
+    # a second run reads every episode from the cache
+    again = _EpisodeReader()
+    Runner(
+        again, "reader", cache_dir=tmp_path / "cache", progress=False, sampling=Sampling(3, 3)
+    ).run(specs)
+    assert again.episodes == [] and again.texts == []

@@ -13,6 +13,7 @@ STEB's function-word baseline (deterministic), on real built datasets.
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
@@ -109,6 +110,49 @@ def steb_per_label(vectors: np.ndarray, labels: list[str]) -> dict[str, float]:
     return out
 
 
+def _expected_accuracy(cost: np.ndarray, offset: int) -> tuple[float, bool]:
+    """Expected share of rows on their own column over every optimal injective
+    assignment (within 1e-9 relative + 1e-12 per row), and whether two assignments'
+    totals lie within 1e-12 of the optimum's (a near-tie that rounding can flip)."""
+    rows, cols = cost.shape
+    totals, accs = [], []
+    for perm in itertools.permutations(range(cols), rows):
+        totals.append(sum(cost[r, c] for r, c in enumerate(perm)))
+        accs.append(np.mean([c == r + offset for r, c in enumerate(perm)]))
+    totals_arr = np.array(totals)
+    best = totals_arr.min()
+    scale = max(abs(best), np.abs(cost).max())
+    optimal = totals_arr <= best + 1e-9 * scale + 1e-12 * rows
+    near = np.sort(totals_arr)[1] - best <= 1e-12 if len(totals) > 1 else False
+    return float(np.mean(np.array(accs)[optimal])), bool(near)
+
+
+def tie_aware_reference(sequences: list[np.ndarray], labels: list[str]) -> dict[str, float]:
+    """Order alignment (their pairs and distractor variants) scored by the expected
+    accuracy over tied optima, by enumerating assignments."""
+    emb = ref.l2(np.array(sequences, dtype=float))
+    by_label: dict[str, list[int]] = defaultdict(list)
+    for index, label in enumerate(labels):
+        by_label[label].append(index)
+    plain, distractor, near = [], [], []
+    for idxs in by_label.values():
+        for i, j in itertools.combinations(idxs, 2):
+            ei, ej = emb[i], emb[j]
+            acc, tied = _expected_accuracy(1.0 - np.maximum(ei @ ej.T, 0.0), 0)
+            plain.append(acc)
+            near.append(tied)
+            last, first = ej.copy(), ej.copy()
+            last[-1], first[0] = ei[-1], ei[0]
+            a, _ = _expected_accuracy(1.0 - np.maximum(ei[:-1] @ last.T, 0.0), 0)
+            b, _ = _expected_accuracy(1.0 - np.maximum(ei[1:] @ first.T, 0.0), 1)
+            distractor.append((a + b) / 2)
+    return {
+        "acc_mean": float(np.mean(plain)),
+        "distractor_acc_mean": float(np.mean(distractor)),
+        "near_tied_share": float(np.mean(near)),
+    }
+
+
 # ------------------------------------------------------------- data
 
 
@@ -157,13 +201,22 @@ def test_order_alignment_on_episodes_stel(corpora: Path) -> None:
     dataset, n_episodes = steb_load(records, 2, "auto")
     X, y = steb_features(dataset, 2, embed)
     result = evaluator.evaluate(stel, lookup)
-    theirs = ref.order_alignment(X, y)
     assert result.details["sampling"]["episodes_per_class"] == n_episodes
     assert result.counts["n_episodes"] == len(y)
-    assert result.metrics["accuracy"] == pytest.approx(theirs["acc_mean"], abs=TOL)
-    assert result.metrics["distractor_accuracy"] == pytest.approx(
-        theirs["distractor_acc_mean"], abs=TOL
+    # Pooled vectors tie within rounding far more often than single texts: the solver's
+    # choice on such items follows the last bits of the cosines, which their per-pair
+    # product and our one Gram matrix round differently (<= 3.3e-16 here). The
+    # tie-aware accuracies are equal to 1e-9; the solver's may differ by at most the
+    # share of items whose optima lie within 1e-12 of each other.
+    aware = tie_aware_reference(X, y)
+    assert result.metrics["accuracy_tie_aware"] == pytest.approx(aware["acc_mean"], abs=TOL)
+    assert result.metrics["distractor_accuracy_tie_aware"] == pytest.approx(
+        aware["distractor_acc_mean"], abs=TOL
     )
+    theirs = ref.order_alignment(X, y)
+    slack = aware["near_tied_share"] + TOL
+    assert abs(result.metrics["accuracy"] - theirs["acc_mean"]) <= slack
+    assert abs(result.metrics["distractor_accuracy"] - theirs["distractor_acc_mean"]) <= slack
 
 
 @pytest.mark.parametrize(
@@ -186,7 +239,7 @@ def test_retrieval_episode_size_all(corpora: Path, hub_id: str, raw: str) -> Non
     ]
     dataset, _ = steb_load(records, -1, "auto")
     X, y = steb_features(dataset, -1, embed)
-    vectors = np.stack([x[0] for x in X]).astype(np.float64)
+    vectors = np.stack([x[0] for x in X])  # float32, as their embed_multiple returns
     is_query = np.array([label.endswith("_query") for label in y])
     authors = [label.rsplit("_", 1)[0] for label in y]
     theirs = ref.retrieval(
@@ -198,6 +251,6 @@ def test_retrieval_episode_size_all(corpora: Path, hub_id: str, raw: str) -> Non
     result = evaluator.evaluate(table, lookup)
     for name, value in theirs.items():
         assert result.metrics[name] == pytest.approx(value, abs=TOL), name
-    assert result.counts["n_queries"] == len({a for a, q in zip(authors, is_query) if q} & set(
-        a for a, q in zip(authors, is_query) if not q
-    ))
+    query_authors = {a for a, q in zip(authors, is_query, strict=True) if q}
+    target_authors = {a for a, q in zip(authors, is_query, strict=True) if not q}
+    assert result.counts["n_queries"] == len(query_authors & target_authors)
