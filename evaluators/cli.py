@@ -1,41 +1,85 @@
-"""The ``stylebench`` command line."""
+"""The ``stylebench`` command line: ``stylebench <family> <verb>``.
+
+Every benchmark family has the verbs ``build``, ``run``, ``report`` and ``list``, plus its
+own (``steb scores``, ``arb generate``, ``styledisc reference``, ...). The STEB family's
+commands are also at the top level (``stylebench run``, ``stylebench build``, ...): those
+are the same command objects or the same functions (see :data:`SHORTCUTS`), never a second
+implementation. Families are registered explicitly at the bottom of this module.
+Heavy imports live inside the command functions: ``stylebench --help`` imports little.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 import click
 
-from evaluators.build_from_cli import build_from, from_options
-from evaluators.errors import StylebenchError
-from evaluators.tabular import plural
+from dataset_scripts.core.errors import StylebenchError
+from evaluators.dataset_commands import (
+    STEB_LISTS,
+    FamilyGroup,
+    alias,
+    build_command,
+    list_command,
+)
+from evaluators.dataset_commands import console as _console
+
+#: the benchmark families, in the order ``stylebench --help`` lists them
+FAMILIES = {
+    "steb": "style embeddings (STEB)",
+    "arb": "AI-text detectors under rewriting (ARB)",
+    "valla": "authorship attribution and verification (Valla)",
+    "styledisc": "style discrimination (Jangra et al.)",
+}
 
 
-def _default_cache() -> Path:
-    base = os.environ.get("STYLEBENCH_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "stylebench"
-    )
-    return Path(base) / "embeddings"
+class _RootGroup(click.Group):
+    """The root: its help lists the families, then the shortcuts, then the rest."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        order = [*FAMILIES, *SHORTCUTS]
+        return [n for n in order if n in self.commands] + sorted(
+            n for n in self.commands if n not in order
+        )
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        families, shortcuts, others = [], [], []
+        for name in self.list_commands(ctx):
+            command = self.commands[name]
+            if command.hidden:
+                continue
+            if name in FAMILIES:
+                verbs = ", ".join(getattr(command, "verbs", lambda: [])())
+                families.append((name, f"{FAMILIES[name]}: {verbs}"))
+            elif name in SHORTCUTS:
+                shortcuts.append((name, SHORTCUTS[name]))
+            else:
+                others.append((name, command.get_short_help_str(limit=formatter.width - 20)))
+        for title, rows in (
+            ("Benchmark families (stylebench <family> <verb>)", families),
+            ("Shortcuts (each is the family command named)", shortcuts),
+            ("Other commands", others),
+        ):  # fmt: skip
+            with formatter.section(title):
+                formatter.write_dl(rows)
 
 
-def _console():
-    from rich.console import Console
-
-    # soft wrap: messages are printed whole (a terminal wraps them itself; a pipe or a log
-    # gets one line per message, never a phrase cut at column 80); tables keep their width
-    return Console(soft_wrap=True)
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_RootGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="stylebench")
 def cli() -> None:
-    """Evaluate writing style: STEB tasks for style embeddings, metrics and datasets."""
+    """Evaluate writing style: STEB (style embeddings), ARB (AI-text detectors under
+    rewriting), Valla (authorship attribution/verification) and style discrimination;
+    datasets as Hub folders, metrics as evaluate modules."""
 
 
-@cli.command()
+@click.group(name="steb", cls=FamilyGroup)
+def steb() -> None:
+    """STEB: style-embedding tasks, datasets, scores and the paper's leaderboard."""
+
+
+@steb.command()
 @click.option(
     "--out",
     type=click.Path(path_type=Path),
@@ -70,106 +114,7 @@ def demo(out: Path, models: tuple[str, ...], no_progress: bool) -> None:
         )
 
 
-def _corpora_root() -> Path | None:
-    from evaluators.paths import corpora_dir
-
-    return corpora_dir()
-
-
-@cli.command(name="list")
-@click.argument(
-    "what", type=click.Choice(["tasks", "encoders", "datasets", "metrics"]), default="tasks"
-)
-@click.option("--language", default=None, help="datasets: only this language code (e.g. en, es).")
-@click.option("--task", default=None, help="datasets: only those serving this task type.")
-@click.option("--family", default=None, help="datasets: only this family (steb, arb, valla, ...).")
-@click.option(
-    "--raw-root",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="datasets: folder holding raw downloads (default: ../shared/corpora when present).",
-)
-@click.option(
-    "--built-root",
-    type=click.Path(path_type=Path),
-    default=Path("built"),
-    show_default=True,
-    help="datasets: folder of built datasets.",
-)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["auto", "table", "tsv", "md", "csv", "json"]),
-    default="auto",
-    show_default=True,
-    help="auto: a table in a terminal wide enough for whole ids and URLs, TSV otherwise.",
-)
-def list_(
-    what: str,
-    language: str | None,
-    task: str | None,
-    family: str | None,
-    raw_root: Path | None,
-    built_root: Path,
-    fmt: str,
-) -> None:
-    """List tasks, encoders, datasets or metrics known to stylebench."""
-    from evaluators.tabular import print_rows
-
-    columns: list[str] = []
-    rows: list[list[str]] = []
-    caption = None
-    if what == "tasks":
-        from dataset_scripts.schemas import schema_for_task
-        from evaluators.tasks import EVALUATORS
-
-        columns = ["task", "schema", "main score", "protocol"]
-        for name, cls in EVALUATORS.items():
-            rows.append([name, schema_for_task(name).name, cls.main_score_name, cls.description])
-    elif what == "encoders":
-        from evaluators.encoders import list_encoders
-
-        columns = ["encoder", "kind", "available", "description"]
-        for entry in list_encoders():
-            ok = "yes" if entry.get("available") else f"no: {entry.get('reason', '')}"
-            rows.append([entry["name"], entry.get("kind", ""), ok, entry.get("description", "")])
-    elif what == "datasets":
-        from collections import Counter
-
-        from dataset_scripts.registry import all_datasets
-        from dataset_scripts.status import dataset_status, discover, select, task_types
-
-        specs = select(all_datasets().values(), language=language, task=task, family=family)
-        root = raw_root or _corpora_root()
-        found = discover(root)
-        statuses = [dataset_status(s, root, built_root, found) for s in specs]
-        columns = ["dataset", "Hub repo[:config]", "tasks", "lang", "status", "licence"]
-        for status in sorted(statuses, key=lambda st: st.spec.hub_id.lower()):
-            spec = status.spec
-            rows.append(
-                [
-                    spec.hub_id,
-                    f"{spec.repo}:{spec.config}" if spec.config else spec.repo,
-                    ", ".join(task_types(spec)),
-                    ",".join(spec.language),
-                    status.line(),
-                    spec.license.split(";")[0],
-                ]
-            )
-        tally = Counter(st.kind for st in statuses)
-        caption = f"{len(statuses)} datasets: " + ", ".join(
-            f"{n} {k}" for k, n in sorted(tally.items())
-        )
-    else:
-        from evaluators.metric_loading import list_metrics
-
-        columns = ["metric", "load with (after `stylebench metrics install`)", "or, no install"]
-        for name in list_metrics():
-            rows.append([name, f'evaluate.load("{name}")', f'load_metric("{name}")'])
-    print_rows(_console(), columns, rows, fmt, caption)
-
-
-@cli.command()
+@steb.command()
 @click.option(
     "--model",
     "models",
@@ -278,7 +223,7 @@ def run(
     no_progress: bool,
 ) -> None:
     """Evaluate encoders on datasets; one JSON per (model, dataset, task)."""
-    from evaluators.encoders import get_encoder
+    from evaluators.encoders import encoder_identity, get_encoder
     from evaluators.report import render_table, summary_rows
     from evaluators.runner import Runner, plan_tasks
 
@@ -304,8 +249,9 @@ def run(
         raise StylebenchError(f"none of the tasks {task_types} applies to {', '.join(datasets)}")
     from evaluators.encoders.multi_device import parse_devices
     from evaluators.fit_corpus import fit_if_needed
+    from evaluators.paths import embedding_cache_dir
 
-    cache = None if no_cache else (cache_dir or _default_cache())
+    cache = None if no_cache else (cache_dir or embedding_cache_dir())
     by_model: dict[str, list] = {}
     if ray_address:
         from evaluators.distributed import plan_jobs, run_on_ray
@@ -331,6 +277,9 @@ def run(
             batch_size=batch_size,
             devices=parse_devices(devices) if devices else None,
         )
+        routed_by = encoder_identity(encoder).get("routed_by")
+        if routed_by:  # a bare model path or hub id: say how the STEB routing read it
+            console.print(f"[dim]{model}: {routed_by}[/dim]")
         fit_if_needed(encoder, specs, fit_corpus)
         runner = Runner(
             encoder,
@@ -391,147 +340,7 @@ def _print_steb_scores(console, out: Path, model: str) -> None:
     )
 
 
-@cli.command()
-@click.argument("hub_id", required=False)
-@click.option(
-    "--raw", type=click.Path(path_type=Path), default=None, help="The raw download (folder)."
-)
-@click.option(
-    "--out",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Output folder (default: <built-root>/<org>__<name>).",
-)
-@click.option(
-    "--all",
-    "build_all",
-    is_flag=True,
-    help="Build every dataset whose raw download is under --raw-root.",
-)
-@click.option(
-    "--raw-root",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="With --all: folder holding raw downloads (default: ../shared/corpora when present).",
-)
-@click.option(
-    "--built-root", type=click.Path(path_type=Path), default=Path("built"), show_default=True
-)
-@click.option(
-    "--family", default=None, help="With --all: only this family (steb, arb, valla, ...)."
-)
-@click.option(
-    "--register/--no-register",
-    default=None,
-    help="Register the build in datasets' cache so that load_dataset(<hub id>) finds it "
-    "offline from any folder (default: on for one dataset id; --all builds are not registered).",
-)
-@from_options  # --from <your file or folder> --schema ... (evaluators/build_from_cli.py)
-def build(
-    hub_id: str | None,
-    raw: Path | None,
-    out: Path | None,
-    build_all: bool,
-    raw_root: Path | None,
-    built_root: Path,
-    family: str | None,
-    register: bool | None,
-    **from_values: Any,
-) -> None:
-    """Build a Hub-ready dataset folder (Parquet + card) from its raw download, or from
-    your own files with --from (see `stylebench build --help`)."""
-    import time
-
-    if from_values["from_source"] is not None:
-        if hub_id or build_all:
-            raise StylebenchError("give a dataset id, --all or --from, not several")
-        build_from(out, built_root, from_values)
-        return
-
-    from dataset_scripts.hub_folder import build_dataset
-    from dataset_scripts.registry import all_datasets
-    from dataset_scripts.status import BUILDABLE, BUILT, dataset_status, discover, select
-
-    console = _console()
-    if build_all == bool(hub_id):
-        raise StylebenchError("give either a dataset id or --all")
-    if hub_id:
-        _build_one(console, hub_id, raw, out, built_root, register is not False)
-        return
-    if register:
-        raise StylebenchError(
-            "--register applies to one dataset id; register --all builds with "
-            "`stylebench build <repo id>` for those you load by id"
-        )
-    root = raw_root or _corpora_root()
-    started = time.perf_counter()
-    specs = sorted(select(all_datasets().values(), family=family), key=lambda s: s.hub_id)
-    found = discover(root)
-    _print_matches(console, root, found, specs)
-    built, skipped, absent, failed = 0, 0, [], []
-    for spec in specs:
-        status = dataset_status(spec, root, None, found)
-        if status.kind not in (BUILDABLE, BUILT):
-            skipped += 1
-            continue
-        t0 = time.perf_counter()
-        try:
-            folder, dropped = build_dataset(spec, status.raw, built_root / spec.slug)
-        except Exception as error:  # one source's failure must not stop the others
-            if os.environ.get("STYLEBENCH_DEBUG"):
-                raise
-            if _raw_files_absent(error):  # e.g. a sample release lacking this dataset's files
-                absent.append(spec.hub_id)
-                console.print(f"[yellow]not in this download[/yellow] {spec.hub_id}: {error}")
-            else:
-                failed.append(spec.hub_id)
-                console.print(
-                    f"[red]failed[/red] {spec.hub_id} (from {status.raw}): "
-                    f"{type(error).__name__}: {error}"
-                )
-            continue
-        built += 1
-        console.print(
-            f"built {spec.hub_id} -> {folder} ({time.perf_counter() - t0:.1f} s, "
-            f"{plural(sum(dropped.values()), 'row')} dropped: see its card)"
-        )
-    console.print(
-        f"{built} datasets built, {len(failed)} failed, {len(absent)} lack their files in the "
-        f"download found, {skipped} need a download or a builder (`stylebench list datasets`), "
-        f"{time.perf_counter() - started:.0f} s"
-    )
-    if failed:
-        raise StylebenchError(
-            f"{len(failed)} datasets whose raw download is present could not be built "
-            f"(reasons above): {', '.join(failed)}"
-        )
-
-
-def _raw_files_absent(error: Exception) -> bool:
-    """A build error that says the download lacks this dataset's files (not that they
-    are unreadable): such a dataset needs another download and is not a failure."""
-    from evaluators.errors import DataError
-
-    if isinstance(error, FileNotFoundError):
-        return True
-    return isinstance(error, DataError) and str(error).startswith("missing ")
-
-
-def _print_matches(console, root: Path | None, found: dict, specs: list) -> None:
-    """One line per raw download found under ``root``: where, why, and what it feeds."""
-    users: dict[str, list[str]] = {}
-    for spec in specs:
-        if spec.raw_hint and spec.builder is not None:
-            users.setdefault(spec.raw_hint, []).append(spec.hub_id)
-    console.print(f"raw downloads found under {root}:")
-    for source in sorted(found):
-        if source not in users:
-            continue
-        match = found[source][0]
-        console.print(f"  {source}: {match.line()} -> {len(users[source])} datasets")
-
-
-@cli.command(name="probing-build")
+@steb.command(name="probing-build")
 @click.option(
     "--texts",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -553,54 +362,82 @@ def probing_build(texts: Path, text_column: str, name: str | None, out: Path) ->
         console.print(f"  {reason}: {n}")
 
 
-def _build_one(
-    console, hub_id: str, raw: Path | None, out: Path | None, built_root: Path, register: bool
-) -> None:
-    """``stylebench build <id>``: a release repo (every config it holds), ``repo:config``,
-    or an old STEB id (with its deprecation note); then registered in datasets' cache."""
-    from dataset_scripts.hub_cache import register_build
-    from dataset_scripts.hub_folder import build_dataset, build_release
-    from dataset_scripts.registry import resolve
-    from dataset_scripts.status import dataset_status
+_sampling_options = [
+    click.option(
+        "--episode-size",
+        type=int,
+        default=None,
+        help="Check/show episodes of this many texts of a class (-1: all of a class).",
+    ),
+    click.option(
+        "--per-class",
+        default=None,
+        help="Episodes kept per class: a number or 'auto' (the STEB authors' rule).",
+    ),
+]
 
-    specs, note = resolve(hub_id)
-    if note:
-        console.print(f"[yellow]{note}[/yellow]")
-    if raw is None and any(s.needs_raw for s in specs):
-        raw = next((r for s in specs if (r := dataset_status(s, _corpora_root(), None).raw)), None)
-    folder = out or built_root / specs[0].slug
-    try:
-        if specs[0].config:
-            folder, dropped, failed = build_release(specs, raw, folder)
-        else:
-            folder, single = build_dataset(specs[0], raw, folder)
-            dropped, failed = {"": single}, {}
-    except FileNotFoundError as error:
-        raise StylebenchError(str(error)) from None
-    repo = specs[0].repo
-    rebuilt = [s.config for s in specs if s.config and s.config not in failed]
-    shown = f"{repo} \\[{', '.join(rebuilt)}]" if rebuilt else repo
-    kept = [c for c in dropped if c and c not in rebuilt]
-    console.print(f"built {shown} -> {folder}" + (f" (kept: {', '.join(kept)})" if kept else ""))
-    for config, reasons in dropped.items():
-        if config in kept:
-            continue
-        for reason, n in sorted(reasons.items()):
-            where = f"\\[{config}] " if config else ""
-            console.print(f"  {where}dropped {plural(n, 'row')}: {reason}")
-    if register:
-        entries = register_build(folder, repo)
-        names = ", ".join(e.config for e in entries)
-        console.print(
-            f'registered in datasets\' cache ({names}): load_dataset("{repo}"...) now works '
-            "offline from any folder"
-        )
-    if failed:
-        for config, error in failed.items():
-            console.print(f"[red]not built[/red] {repo} \\[{config}]: {error}")
-        raise StylebenchError(
-            f"{len(failed)} of {len(specs)} configs of {repo} could not be built from {raw}"
-        )
+
+def _sampling(episode_size: int | None, per_class: str | None):
+    from evaluators.tasks.episodes import DEFAULT_SAMPLING, Sampling
+
+    if episode_size is None and per_class is None:
+        return DEFAULT_SAMPLING
+    return Sampling(episode_size, per_class)
+
+
+def _with(options: list):
+    """One decorator applying several click options."""
+
+    def apply(command):
+        for decorate in reversed(options):
+            command = decorate(command)
+        return command
+
+    return apply
+
+
+@steb.command()
+@click.argument("dataset")
+@click.option("--rows", "n_rows", type=int, default=3, show_default=True, help="First rows shown.")
+@_with(_sampling_options)
+@click.option("--json", "as_json", is_flag=True, help="Print the preview as JSON.")
+def preview(
+    dataset: str, n_rows: int, episode_size: int | None, per_class: str | None, as_json: bool
+) -> None:
+    """Show what a dataset holds before running it: per config the schema, tasks,
+    columns, rows per split, first rows, classes and what the per-class rule keeps."""
+    import json
+
+    from evaluators import dataset_check
+
+    info = dataset_check.preview(
+        dataset, n_rows=n_rows, sampling=_sampling(episode_size, per_class)
+    )
+    click.echo(
+        json.dumps(info, indent=2, default=str) if as_json else dataset_check.format_preview(info)
+    )
+
+
+@steb.command()
+@click.argument("datasets", nargs=-1, required=True)
+@_with(_sampling_options)
+def validate(datasets: tuple[str, ...], episode_size: int | None, per_class: str | None) -> None:
+    """Check built folders or Hub datasets: card, data files, columns and types, every
+    row and what the tasks need; every problem names its file, row and column. Exit
+    status 2 when there is an error (warnings are what the evaluators drop and count)."""
+    from evaluators.dataset_check import validate as validate_dataset
+
+    sampling = _sampling(episode_size, per_class)
+    n_errors = 0
+    for dataset in datasets:
+        report = validate_dataset(dataset, sampling=sampling)
+        for problem in report.problems:
+            click.echo(str(problem))
+        n_errors += len(report.errors)
+        verdict = "ok" if report.ok else f"{len(report.errors)} errors"
+        click.echo(f"{dataset}: {verdict}, {len(report.warnings)} warnings")
+    if n_errors:
+        raise StylebenchError(f"{n_errors} errors in {len(datasets)} dataset(s) (listed above)")
 
 
 @cli.command()
@@ -660,33 +497,61 @@ def metrics_install(names: tuple[str, ...]) -> None:
     console.print(f"{len(installed)} cache entries written")
 
 
-# Benchmark families add their own command groups (``stylebench valla ...``): a module
-# listed here that exists must define ``COMMAND`` (a click command or group).
-PLUGIN_MODULES = (
-    "evaluators.steb_scores.cli",
-    "evaluators.arb.cli",
-    "evaluators.valla.cli",
-    "evaluators.styledisc.cli",
-    "evaluators.detect.cli",
-)
+def _register() -> None:
+    """Every family's group and the top-level shortcuts, listed here (no discovery)."""
+    from evaluators.arb.cli import COMMAND as arb
+    from evaluators.detect.cli import COMMAND as detect
+    from evaluators.steb_scores import cli as scores
+    from evaluators.styledisc.cli import COMMAND as styledisc
+    from evaluators.valla.cli import COMMAND as valla
+
+    steb.add_command(
+        build_command(
+            "steb",
+            help="Build STEB dataset folders (Parquet + card) from their raw downloads, or "
+            "a dataset from your own files with --from.",
+        )
+    )
+    steb.add_command(
+        list_command("steb", STEB_LISTS, help="List STEB tasks, encoders, datasets or metrics.")
+    )
+    for command in scores.COMMANDS:  # report (the leaderboard), scores, protocol, ...
+        steb.add_command(command)
+    steb.add_command(alias(scores.report, "leaderboard", "= stylebench steb report"))
+    for group in (steb, arb, valla, styledisc, detect):
+        cli.add_command(group)
+    # the shortcuts: the STEB commands themselves, and build/list over every family
+    cli.add_command(
+        build_command(
+            None,
+            help="Build a Hub-ready dataset folder (Parquet + card) of any family from its "
+            "raw download, or from your own files with --from.",
+        )
+    )
+    cli.add_command(
+        list_command(
+            None,
+            STEB_LISTS,
+            help="List tasks, encoders, datasets (of every family) or metrics.",
+        )
+    )
+    for name in ("run", "demo", "probing-build", "preview", "validate"):
+        cli.add_command(steb.commands[name])
+    cli.add_command(alias(scores.report, "leaderboard", "= stylebench steb report"))
 
 
-def _add_plugins() -> None:
-    import importlib
-    import importlib.util
-
-    for name in PLUGIN_MODULES:
-        try:
-            found = importlib.util.find_spec(name) is not None
-        except ModuleNotFoundError:  # the parent package does not exist (yet)
-            found = False
-        if found:
-            cli.add_command(importlib.import_module(name).COMMAND)
-
-
-_add_plugins()
-if "steb" in cli.commands:  # `stylebench leaderboard` = `stylebench steb leaderboard`
-    cli.add_command(cli.commands["steb"].commands["leaderboard"], name="leaderboard")
+#: top-level name -> the family command it is (``build`` and ``list`` cover every family)
+SHORTCUTS = {
+    "build": "stylebench <family> build, for a dataset of any family",
+    "list": "stylebench steb list, with the datasets of every family",
+    "run": "stylebench steb run",
+    "demo": "stylebench steb demo",
+    "probing-build": "stylebench steb probing-build",
+    "preview": "stylebench steb preview",
+    "validate": "stylebench steb validate",
+    "leaderboard": "stylebench steb report",
+}
+_register()
 
 
 def main(argv: list[str] | None = None) -> None:

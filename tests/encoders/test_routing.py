@@ -125,3 +125,24 @@ def test_unknown_spec_lists_every_prefix():
         get_encoder("not a model")
     for prefix in ("st:", "hf:", "causal:", "luar:", "lisa:", "neurobiber:"):
         assert prefix in str(info.value)
+
+
+@needs_torch
+def test_cli_run_on_a_config_folder_states_the_routing_in_output_and_results(tmp_path):
+    from click.testing import CliRunner
+
+    from dataset_scripts.build import build_dataset
+    from dataset_scripts.demo.build import HUB_ID
+    from dataset_scripts.registry import get_dataset
+    from evaluators.cli import cli
+
+    demo, _ = build_dataset(get_dataset(HUB_ID), None, tmp_path / "demo")
+    model = write_tiny_bert(tmp_path / "bert", TINY_WORDS)
+    args = ["run", "--no-progress", "--no-cache", "--model", model, "--dataset", str(demo)]
+    result = CliRunner().invoke(cli, [*args, "--tasks", "clustering", "--out", str(tmp_path / "o")])
+    assert result.exit_code == 0, result.output
+    assert "steb routing: config.json (model_type bert)" in " ".join(result.output.split())
+    payloads = [json.loads(p.read_text()) for p in (tmp_path / "o").rglob("*.json")]
+    identities = [p["model"]["identity"] for p in payloads if "model" in p]
+    assert identities and all(i["routed_by"].startswith("steb routing") for i in identities)
+    assert all(i["pooling"] == "masked-mean" and i["max_tokens"] == 48 for i in identities)
