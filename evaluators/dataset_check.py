@@ -26,12 +26,12 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dataset_scripts.core.errors import DataError, StylebenchError
-from dataset_scripts.core.quiet import quiet_datasets
-from dataset_scripts.core.schemas import SCHEMAS, probing_features, validate_rows
-from evaluators.tasks.episodes import DEFAULT_SAMPLING, Sampling, form_episodes
+
+if TYPE_CHECKING:  # the module imports little, so the CLI can register its commands cheaply
+    from evaluators.tasks.episodes import Sampling
 
 __all__ = ["CheckReport", "Problem", "class_key", "format_preview", "preview", "validate"]
 
@@ -69,6 +69,8 @@ def _short(value: Any) -> Any:
 def _splits(ref: str, config: str) -> list[str]:
     from datasets import get_dataset_split_names
 
+    from dataset_scripts.core.quiet import quiet_datasets
+
     with quiet_datasets():
         return list(get_dataset_split_names(ref, config))
 
@@ -76,6 +78,8 @@ def _splits(ref: str, config: str) -> list[str]:
 def _class_summary(
     schema: str, rows: Sequence[Mapping[str, Any]], sampling: Sampling
 ) -> dict[str, Any] | None:
+    from evaluators.tasks.episodes import Sampling, form_episodes
+
     keys = _unit_keys(schema, rows)
     if not rows or keys[0] is None:
         return None
@@ -102,14 +106,17 @@ def _class_summary(
 
 
 def preview(
-    ref: str | Path, *, n_rows: int = 3, sampling: Sampling = DEFAULT_SAMPLING
+    ref: str | Path, *, n_rows: int = 3, sampling: Sampling | None = None
 ) -> dict[str, Any]:
     """What a dataset holds, per config: schema, task types, columns, rows per split, the
     first ``n_rows`` rows (texts shortened), its classes and what the per-class rule
     keeps (``sampling``, or by default the authors' ``"auto"`` count with episode size 1,
     and for retrieval episode size -1). Reads the data; builds nothing."""
+    from dataset_scripts.core.schemas import SCHEMAS, probing_features
     from evaluators.data import config_schemas, load_table
+    from evaluators.tasks.episodes import DEFAULT_SAMPLING
 
+    sampling = sampling or DEFAULT_SAMPLING
     ref = str(ref)
     out: dict[str, Any] = {"dataset": ref, "configs": []}
     for config, schema in config_schemas(ref).items():
@@ -246,6 +253,8 @@ def _check_file(report: CheckReport, path: Path, schema: str) -> list[dict[str, 
     """Columns, types and rows of one Parquet file; its rows (empty when unreadable)."""
     import pyarrow.parquet as pq
 
+    from dataset_scripts.core.schemas import SCHEMAS, validate_rows
+
     try:
         data = pq.read_table(path)
     except Exception as error:  # a truncated or foreign file
@@ -285,6 +294,9 @@ def _task_checks(
     sampling: Sampling,
 ) -> None:
     """What the evaluators need beyond the schema (warnings: rows they drop and count)."""
+    from dataset_scripts.core.schemas import probing_features
+    from evaluators.tasks.episodes import form_episodes
+
     if not rows:
         return
     if schema == "labelled_texts":
@@ -340,6 +352,8 @@ def _task_checks(
 def _local_files(folder: Path, config: str) -> dict[str, list[Path]]:
     from datasets import load_dataset_builder
 
+    from dataset_scripts.core.quiet import quiet_datasets
+
     with quiet_datasets():
         builder = load_dataset_builder(str(folder), config)
     files = builder.config.data_files or {}
@@ -349,13 +363,15 @@ def _local_files(folder: Path, config: str) -> dict[str, list[Path]]:
     return out
 
 
-def validate(ref: str | Path, *, sampling: Sampling = DEFAULT_SAMPLING) -> CheckReport:
+def validate(ref: str | Path, *, sampling: Sampling | None = None) -> CheckReport:
     """Every problem of a built folder or Hub dataset (module doc). A folder's files
     are read one by one (errors name the file, row and column); a Hub id is read through
     ``datasets`` (errors name the dataset, config, split and row). ``sampling`` also checks
     that the episodes asked for can be formed."""
     from evaluators.data import config_schemas, load_table
+    from evaluators.tasks.episodes import DEFAULT_SAMPLING
 
+    sampling = sampling or DEFAULT_SAMPLING
     ref = str(ref)
     report = CheckReport(ref)
     folder = Path(ref)
@@ -408,3 +424,108 @@ def validate(ref: str | Path, *, sampling: Sampling = DEFAULT_SAMPLING) -> Check
                 report.checked["rows"] += len(table.rows)
                 _task_checks(report, where, schema, table.rows, sampling)
     return report
+
+
+# ------------------------------------------------------------------ commands
+
+
+def sampling_options(command: Any) -> Any:
+    """``--episode-size`` and ``--per-class`` (the STEB authors' ``-e`` and
+    ``--n-episodes-per-class``); the command receives ``episode_size`` and ``per_class``
+    (turn them into a :class:`Sampling` with ``Sampling(episode_size, per_class)``)."""
+    import click
+
+    command = click.option(
+        "--per-class",
+        default=None,
+        metavar="N|auto",
+        help="Episodes kept per class (label, style group, author side): the first "
+        "episode-size x N texts in row order, smaller classes dropped; auto = "
+        "clamp(smallest class // episode size, 25, 200), as the STEB authors' loader. "
+        "Default: every text (every complete episode).",
+    )(command)
+    return click.option(
+        "--episode-size",
+        type=int,
+        default=None,
+        help="Texts of one class mean-pooled into one sample (STEB episodes; the "
+        "encoder's own episode input for LUAR); -1 = all of an author's texts "
+        "(retrieval). Default: each row as built.",
+    )(command)
+
+
+def submetric_option(command: Any) -> Any:
+    """``--submetric NAME=CLASS,CLASS`` (repeatable): the authors' label-subset sub-metrics;
+    the command receives ``submetric`` (a tuple of strings, see :func:`parse_submetrics`)."""
+    import click
+
+    return click.option(
+        "--submetric",
+        multiple=True,
+        metavar="NAME=CLASS,...",
+        help="Also score each task on the rows of these classes (labels, style groups or "
+        "authors), stored in details.submetrics.NAME; repeatable.",
+    )(command)
+
+
+def parse_submetrics(values: Sequence[str]) -> dict[str, list[str]]:
+    """``["formal=formal,informal", ...]`` -> ``{"formal": ["formal", "informal"]}``."""
+    out: dict[str, list[str]] = {}
+    for value in values:
+        name, sep, classes = value.partition("=")
+        members = [c.strip() for c in classes.split(",") if c.strip()]
+        if not sep or not name.strip() or not members:
+            raise DataError(f"--submetric {value!r}: expected NAME=CLASS[,CLASS...]")
+        if name.strip() in out:
+            raise DataError(f"--submetric {name.strip()!r} is given twice")
+        out[name.strip()] = members
+    return out
+
+
+def _commands() -> tuple[Any, Any]:
+    import click
+
+    @click.command("preview")
+    @click.argument("dataset")
+    @click.option("--rows", "n_rows", type=int, default=3, show_default=True, help="Rows shown.")
+    @click.option("--json", "as_json", is_flag=True, help="Print the preview as JSON.")
+    @sampling_options
+    def preview_command(
+        dataset: str, n_rows: int, as_json: bool, episode_size: int | None, per_class: str | None
+    ) -> None:
+        """Show a dataset: configs, schema, tasks, rows per split, first rows, classes and
+        what the per-class rule keeps (a built folder or a Hub id)."""
+        from evaluators.tasks.episodes import Sampling
+
+        info = preview(dataset, n_rows=n_rows, sampling=Sampling(episode_size, per_class))
+        if as_json:
+            import json
+
+            click.echo(json.dumps(info, indent=2, default=str))
+        else:
+            click.echo(format_preview(info))
+
+    @click.command("validate")
+    @click.argument("dataset")
+    @sampling_options
+    def validate_command(dataset: str, episode_size: int | None, per_class: str | None) -> None:
+        """Check a built folder or Hub id against its schema and the tasks' needs; every
+        problem names its file, row and column. Exit status 1 when there are errors."""
+        from evaluators.tasks.episodes import Sampling
+
+        report = validate(dataset, sampling=Sampling(episode_size, per_class))
+        for problem in report.problems:
+            click.echo(str(problem))
+        checked = report.checked
+        click.echo(
+            f"{dataset}: {len(report.errors)} error(s), {len(report.warnings)} warning(s); "
+            f"checked {len(checked.get('configs', {}))} config(s), "
+            f"{checked.get('files', 0)} file(s), {checked.get('rows', 0):,} rows"
+        )
+        if not report.ok:
+            raise SystemExit(1)
+
+    return preview_command, validate_command
+
+
+preview_command, validate_command = _commands()

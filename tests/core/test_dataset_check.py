@@ -162,3 +162,40 @@ def test_validate_counts_agree_with_the_parquet(folder: Path) -> None:
     labels = Counter(pq.read_table(path).column("label").to_pylist())
     info = preview(folder)
     assert info["configs"][0]["classes"]["sizes"] == dict(labels.most_common())
+
+
+def test_the_commands_print_and_exit_with_the_status(folder: Path) -> None:
+    from click.testing import CliRunner
+
+    from evaluators.dataset_check import preview_command, validate_command
+
+    runner = CliRunner()
+    shown = runner.invoke(preview_command, [str(folder), "--rows", "1", "--per-class", "10"])
+    assert shown.exit_code == 0, shown.output
+    assert "per-class rule (episode size None, per class 10)" in shown.output
+    assert "keeps 3 of 3 classes" in shown.output
+    good = runner.invoke(validate_command, [str(folder)])
+    assert good.exit_code == 0, good.output
+    assert "0 error(s), 1 warning(s); checked 2 config(s), 2 file(s), 91 rows" in good.output
+    path = _parquet(folder, "labelled_texts")
+    rows = pq.read_table(path).to_pylist()
+    rows[5]["id"] = rows[4]["id"]
+    _rewrite(path, rows)
+    bad = runner.invoke(validate_command, [str(folder)])
+    assert bad.exit_code == 1
+    assert f"error: {path} row 5: duplicate id {rows[4]['id']!r}" in bad.output
+    wrong = runner.invoke(validate_command, [str(folder), "--episode-size", "0"])
+    assert wrong.exit_code != 0 and "episode size must be >= 1 or -1" in str(wrong.exception)
+
+
+def test_parse_submetrics() -> None:
+    from dataset_scripts.core.errors import DataError
+    from evaluators.dataset_check import parse_submetrics
+
+    assert parse_submetrics(["f=formal, informal", "g=x"]) == {
+        "f": ["formal", "informal"],
+        "g": ["x"],
+    }
+    for bad in (["nameonly"], ["=a"], ["f="], ["f=a", "f=b"]):
+        with pytest.raises(DataError, match="--submetric"):
+            parse_submetrics(bad)
