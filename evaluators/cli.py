@@ -199,6 +199,28 @@ def demo(out: Path, models: tuple[str, ...], no_progress: bool) -> None:
 )
 @click.option("--ray-cpus", type=float, default=1.0, show_default=True, help="CPUs per Ray task.")
 @click.option("--ray-gpus", type=float, default=0.0, show_default=True, help="GPUs per Ray task.")
+@click.option(
+    "--episode-size",
+    type=int,
+    default=None,
+    help="STEB episodes: this many texts of a class mean-pooled into one sample (an "
+    "episode-reading encoder such as LUAR reads them itself); -1: all of an author's "
+    "texts (retrieval). Default: each row as built.",
+)
+@click.option(
+    "--per-class",
+    default=None,
+    metavar="N|auto",
+    help="Episodes kept per class: the first episode-size x N texts, smaller classes "
+    "dropped; auto = clamp(smallest class // episode size, 25, 200) (the STEB authors' rule).",
+)
+@click.option(
+    "--submetric",
+    multiple=True,
+    metavar="NAME=CLASS,...",
+    help="Also score each task on these classes (labels, style groups, authors), stored "
+    "in details.submetrics.NAME; repeatable.",
+)
 @click.option("--no-progress", is_flag=True)
 def run(
     models: tuple[str, ...],
@@ -220,9 +242,20 @@ def run(
     ray_address: str | None,
     ray_cpus: float,
     ray_gpus: float,
+    episode_size: int | None,
+    per_class: str | None,
+    submetric: tuple[str, ...],
     no_progress: bool,
 ) -> None:
     """Evaluate encoders on datasets; one JSON per (model, dataset, task)."""
+    from evaluators.dataset_check import parse_submetrics
+
+    sampling = _sampling(episode_size, per_class)
+    submetrics = parse_submetrics(submetric)
+    if ray_address and (submetrics or not sampling.is_default):
+        raise StylebenchError(
+            "--episode-size/--per-class/--submetric do not combine with --ray yet"
+        )
     from evaluators.encoders import encoder_identity, get_encoder
     from evaluators.report import render_table, summary_rows
     from evaluators.runner import Runner, plan_tasks
@@ -289,6 +322,8 @@ def run(
             seed=seed,
             progress=not no_progress,
             protocol=protocol,
+            sampling=sampling,
+            submetrics=submetrics,
         )
         try:
             by_model[model] = runner.run(specs, resume=resume)

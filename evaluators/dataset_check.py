@@ -17,7 +17,8 @@ classes that would be dropped). Here a dataset is a Hub-ready folder or a Hub id
   file, row and column it is in. Warnings are things the evaluators handle by dropping
   (counted in the results), errors are things they refuse.
 
-``stylebench steb preview|validate`` (and the top-level aliases) print these.
+``stylebench steb preview|validate`` (and the top-level ``preview``/``validate``) print
+these; :func:`parse_submetrics` reads ``stylebench run --submetric``.
 """
 
 from __future__ import annotations
@@ -33,7 +34,15 @@ from dataset_scripts.core.errors import DataError, StylebenchError
 if TYPE_CHECKING:  # the module imports little, so the CLI can register its commands cheaply
     from evaluators.tasks.episodes import Sampling
 
-__all__ = ["CheckReport", "Problem", "class_key", "format_preview", "preview", "validate"]
+__all__ = [
+    "CheckReport",
+    "Problem",
+    "class_key",
+    "format_preview",
+    "parse_submetrics",
+    "preview",
+    "validate",
+]
 
 PREVIEW_CHARS = 80  # characters of a text shown in a preview
 
@@ -429,45 +438,6 @@ def validate(ref: str | Path, *, sampling: Sampling | None = None) -> CheckRepor
 # ------------------------------------------------------------------ commands
 
 
-def sampling_options(command: Any) -> Any:
-    """``--episode-size`` and ``--per-class`` (the STEB authors' ``-e`` and
-    ``--n-episodes-per-class``); the command receives ``episode_size`` and ``per_class``
-    (turn them into a :class:`Sampling` with ``Sampling(episode_size, per_class)``)."""
-    import click
-
-    command = click.option(
-        "--per-class",
-        default=None,
-        metavar="N|auto",
-        help="Episodes kept per class (label, style group, author side): the first "
-        "episode-size x N texts in row order, smaller classes dropped; auto = "
-        "clamp(smallest class // episode size, 25, 200), as the STEB authors' loader. "
-        "Default: every text (every complete episode).",
-    )(command)
-    return click.option(
-        "--episode-size",
-        type=int,
-        default=None,
-        help="Texts of one class mean-pooled into one sample (STEB episodes; the "
-        "encoder's own episode input for LUAR); -1 = all of an author's texts "
-        "(retrieval). Default: each row as built.",
-    )(command)
-
-
-def submetric_option(command: Any) -> Any:
-    """``--submetric NAME=CLASS,CLASS`` (repeatable): the authors' label-subset sub-metrics;
-    the command receives ``submetric`` (a tuple of strings, see :func:`parse_submetrics`)."""
-    import click
-
-    return click.option(
-        "--submetric",
-        multiple=True,
-        metavar="NAME=CLASS,...",
-        help="Also score each task on the rows of these classes (labels, style groups or "
-        "authors), stored in details.submetrics.NAME; repeatable.",
-    )(command)
-
-
 def parse_submetrics(values: Sequence[str]) -> dict[str, list[str]]:
     """``["formal=formal,informal", ...]`` -> ``{"formal": ["formal", "informal"]}``."""
     out: dict[str, list[str]] = {}
@@ -480,52 +450,3 @@ def parse_submetrics(values: Sequence[str]) -> dict[str, list[str]]:
             raise DataError(f"--submetric {name.strip()!r} is given twice")
         out[name.strip()] = members
     return out
-
-
-def _commands() -> tuple[Any, Any]:
-    import click
-
-    @click.command("preview")
-    @click.argument("dataset")
-    @click.option("--rows", "n_rows", type=int, default=3, show_default=True, help="Rows shown.")
-    @click.option("--json", "as_json", is_flag=True, help="Print the preview as JSON.")
-    @sampling_options
-    def preview_command(
-        dataset: str, n_rows: int, as_json: bool, episode_size: int | None, per_class: str | None
-    ) -> None:
-        """Show a dataset: configs, schema, tasks, rows per split, first rows, classes and
-        what the per-class rule keeps (a built folder or a Hub id)."""
-        from evaluators.tasks.episodes import Sampling
-
-        info = preview(dataset, n_rows=n_rows, sampling=Sampling(episode_size, per_class))
-        if as_json:
-            import json
-
-            click.echo(json.dumps(info, indent=2, default=str))
-        else:
-            click.echo(format_preview(info))
-
-    @click.command("validate")
-    @click.argument("dataset")
-    @sampling_options
-    def validate_command(dataset: str, episode_size: int | None, per_class: str | None) -> None:
-        """Check a built folder or Hub id against its schema and the tasks' needs; every
-        problem names its file, row and column. Exit status 1 when there are errors."""
-        from evaluators.tasks.episodes import Sampling
-
-        report = validate(dataset, sampling=Sampling(episode_size, per_class))
-        for problem in report.problems:
-            click.echo(str(problem))
-        checked = report.checked
-        click.echo(
-            f"{dataset}: {len(report.errors)} error(s), {len(report.warnings)} warning(s); "
-            f"checked {len(checked.get('configs', {}))} config(s), "
-            f"{checked.get('files', 0)} file(s), {checked.get('rows', 0):,} rows"
-        )
-        if not report.ok:
-            raise SystemExit(1)
-
-    return preview_command, validate_command
-
-
-preview_command, validate_command = _commands()

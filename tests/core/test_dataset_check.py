@@ -167,24 +167,24 @@ def test_validate_counts_agree_with_the_parquet(folder: Path) -> None:
 def test_the_commands_print_and_exit_with_the_status(folder: Path) -> None:
     from click.testing import CliRunner
 
-    from evaluators.dataset_check import preview_command, validate_command
+    from evaluators.cli import cli
 
     runner = CliRunner()
-    shown = runner.invoke(preview_command, [str(folder), "--rows", "1", "--per-class", "10"])
+    shown = runner.invoke(cli, ["steb", "preview", str(folder), "--rows", "1", "--per-class", "10"])
     assert shown.exit_code == 0, shown.output
     assert "per-class rule (episode size None, per class 10)" in shown.output
     assert "keeps 3 of 3 classes" in shown.output
-    good = runner.invoke(validate_command, [str(folder)])
+    good = runner.invoke(cli, ["validate", str(folder)])
     assert good.exit_code == 0, good.output
-    assert "0 error(s), 1 warning(s); checked 2 config(s), 2 file(s), 91 rows" in good.output
+    assert "1 author(s) have a target but no query" in good.output
     path = _parquet(folder, "labelled_texts")
     rows = pq.read_table(path).to_pylist()
     rows[5]["id"] = rows[4]["id"]
     _rewrite(path, rows)
-    bad = runner.invoke(validate_command, [str(folder)])
-    assert bad.exit_code == 1
+    bad = runner.invoke(cli, ["steb", "validate", str(folder)])
+    assert bad.exit_code != 0
     assert f"error: {path} row 5: duplicate id {rows[4]['id']!r}" in bad.output
-    wrong = runner.invoke(validate_command, [str(folder), "--episode-size", "0"])
+    wrong = runner.invoke(cli, ["validate", str(folder), "--episode-size", "0"])
     assert wrong.exit_code != 0 and "episode size must be >= 1 or -1" in str(wrong.exception)
 
 

@@ -454,3 +454,41 @@ def test_an_encoder_that_reads_episodes_gets_each_episode_once(tmp_path) -> None
         again, "reader", cache_dir=tmp_path / "cache", progress=False, sampling=Sampling(3, 3)
     ).run(specs)
     assert again.episodes == [] and again.texts == []
+
+
+def test_stylebench_run_takes_episodes_and_submetrics(tmp_path) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from dataset_scripts.core.hub_folder import write_hub_folder
+    from dataset_scripts.registry import DatasetSpec
+    from evaluators.cli import cli
+
+    data, _ = _labelled({"a": 12, "b": 12, "c": 7})
+    spec = DatasetSpec(
+        hub_id="local/episodes3",
+        pretty_name="e",
+        summary="t",
+        builder=None,
+        license="cc0-1.0",
+        source_url="(t)",
+        citation="(t)",
+        raw_format="r",
+        protocol="t",
+    )
+    folder = write_hub_folder(spec, {"labelled_texts": {"test": data.rows}}, tmp_path / "d", {})
+    args = ["run", "--model", "function-words", "--dataset", str(folder), "--no-cache"]
+    args += ["--out", str(tmp_path / "out"), "--no-progress", "--tasks", "all_to_all_pairs"]
+    result = CliRunner().invoke(
+        cli, [*args, "--episode-size", "2", "--per-class", "5", "--submetric", "ab=a,b"]
+    )
+    assert result.exit_code == 0, result.output
+    (path,) = (tmp_path / "out").rglob("all_to_all_pairs.json")
+    details = json.loads(path.read_text())["details"]
+    assert details["sampling"]["episodes_per_class"] == 5
+    assert details["sampling"]["dropped_classes"] == {"c": 7}
+    assert details["submetrics"]["ab"]["classes"] == ["a", "b"]
+    assert set(details["per_label"]) == {"a", "b"}
+    bad = CliRunner().invoke(cli, [*args, "--per-class", "many"])
+    assert bad.exit_code != 0 and "per-class count must be" in str(bad.exception)
