@@ -42,7 +42,6 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.optimize import linear_sum_assignment
 
 from ._checks import as_finite_matrix
 from .retrieval import cosine_similarity_matrix
@@ -130,6 +129,8 @@ def align(cost: ArrayLike) -> np.ndarray:
     >>> align([[0.1, 0.5, 0.0], [0.9, 0.2, 0.8]]).tolist()  # 2 rows, 3 candidates
     [2, 1]
     """
+    from scipy.optimize import linear_sum_assignment  # here: scipy.optimize costs ~0.5 s
+
     c = _check_cost(cost)
     rows, cols = linear_sum_assignment(c)
     out = np.empty(c.shape[0], dtype=np.intp)
@@ -164,6 +165,8 @@ def _tie_aware_batch(
 
 
 def _hungarian_batch(costs: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    from scipy.optimize import linear_sum_assignment
+
     out = np.empty(costs.shape[0], dtype=np.float64)
     for i, (c, e) in enumerate(zip(costs, expected, strict=True)):
         rows, cols = linear_sum_assignment(c)
