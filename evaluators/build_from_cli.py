@@ -1,7 +1,7 @@
 """The ``--from`` options of ``stylebench build``: a user's own files -> a dataset folder.
 
-:func:`from_options` adds the options to the ``build`` command (one decorator, so the
-command's own code stays small); :func:`build_from` runs
+:func:`from_options` adds the options to the ``build`` command of the top level and of
+``stylebench steb`` (one decorator, so the command's own code stays small); :func:`build_from` runs
 :func:`dataset_scripts.custom.build_from_source` with them and prints the report.
 """
 
@@ -137,8 +137,9 @@ def from_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
-def build_from(out: Path | None, built_root: Path, values: dict[str, Any]) -> None:
-    """Build ``values['from_source']`` (the ``--from`` options) and print what was built."""
+def build_from(out: Path | None, built_root: Path, values: dict[str, Any]) -> Path:
+    """Build ``values['from_source']`` (the ``--from`` options), print what was built and
+    return its folder."""
     from rich.console import Console
 
     from dataset_scripts.custom.build import BuildOptions, build_from_source
@@ -154,3 +155,4 @@ def build_from(out: Path | None, built_root: Path, values: dict[str, Any]) -> No
     for reason, n in sorted(report.dropped.items()):
         console.print(f"  dropped {n:,}: {reason}")
     console.print(f"evaluate it: stylebench run --model <encoder> --dataset {report.folder}")
+    return Path(report.folder)

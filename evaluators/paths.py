@@ -41,3 +41,19 @@ def corpora_dir() -> Path | None:
         if candidate.is_dir():
             return candidate
     return None
+
+
+def cache_root() -> Path:
+    """stylebench's own cache folder: ``$STYLEBENCH_CACHE``, else
+    ``$XDG_CACHE_HOME/stylebench`` (``~/.cache/stylebench``)."""
+    base = os.environ.get("STYLEBENCH_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "stylebench"
+    )
+    return Path(base)
+
+
+def embedding_cache_dir() -> Path:
+    """The default embedding cache of every family (``stylebench run``, the style
+    discrimination embedding metrics, ARB's semantic similarity): one vector per text
+    and model, whoever embedded it first."""
+    return cache_root() / "embeddings"

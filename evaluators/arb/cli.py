@@ -1,4 +1,5 @@
-"""``stylebench arb``: build the quartet set, generate quartets, score detectors, report."""
+"""``stylebench arb``: build the quartet set, score texts with detectors (``run``),
+the block-bootstrap report, list datasets and detectors, generate quartets."""
 
 from __future__ import annotations
 
@@ -7,35 +8,54 @@ import time
 from pathlib import Path
 
 import click
-import numpy as np
 
-from evaluators.errors import StylebenchError
+from dataset_scripts.core.errors import StylebenchError
+from evaluators.dataset_commands import (
+    FamilyGroup,
+    ListFilters,
+    Listing,
+    alias,
+    build_command,
+    list_command,
+    list_datasets,
+)
 
 
-@click.group("arb")
+@click.group("arb", cls=FamilyGroup)
 def COMMAND() -> None:
     """ARB: four-regime quartets, AI-text detectors, block-bootstrap report."""
 
 
-@COMMAND.command("build")
-@click.option(
-    "--raw",
-    type=click.Path(path_type=Path),
-    required=True,
-    help="Folder holding raidar/ and gede_prelim/ (../shared/corpora).",
+COMMAND.add_command(
+    build_command(
+        "arb",
+        help="Build arb/quartets (Parquet + card) from the real corpora: --raw is the folder "
+        "holding raidar/ and gede_prelim/ (default: found under ../shared/corpora). "
+        "`stylebench build arb/quartets` is the same build.",
+    )
 )
-@click.option("--out", type=click.Path(path_type=Path), required=True)
-def build_cmd(raw: Path, out: Path) -> None:
-    """Build arb/quartets (Parquet + card) from the real corpora."""
-    from dataclasses import replace
 
-    from dataset_scripts.arb.quartets import SPEC, build_rows, protocol_markdown
-    from dataset_scripts.arb.schema import write_arb_folder
 
-    rows, dropped, flags = build_rows(raw)
-    spec = replace(SPEC, protocol=protocol_markdown(rows, flags))
-    write_arb_folder(spec, rows, out, dropped, {"quality_flags": flags})
-    click.echo(f"wrote {len(rows):,} rows to {out}; quality flags: {flags}; dropped: {dropped}")
+def list_detectors(_: ListFilters) -> Listing:
+    """The detectors ``arb run`` and ``detect run`` take."""
+    from evaluators.arb.detectors import ZERO_SHOT
+
+    listing = Listing(["detector", "kind", "higher score means"])
+    for name, sign in ZERO_SHOT.items():
+        direction = "machine" if sign > 0 else "human (the score is negated)"
+        listing.rows.append([name, "zero-shot, on a causal LM (--model)", direction])
+    listing.rows.append(["tfidf", "supervised: TF-IDF + logistic regression", "machine"])
+    listing.rows.append(["hf:<model>", "a sequence classifier (--machine-label)", "machine"])
+    return listing
+
+
+COMMAND.add_command(
+    list_command(
+        "arb",
+        {"datasets": list_datasets, "detectors": list_detectors},
+        help="List ARB datasets or the detectors.",
+    )
+)
 
 
 def _load_rows(data: Path):  # -> pandas.DataFrame
@@ -43,13 +63,17 @@ def _load_rows(data: Path):  # -> pandas.DataFrame
 
     files = sorted(Path(data).glob("data/quartets/*.parquet"))
     if not files:
-        raise StylebenchError(f"{data}: no data/quartets/*.parquet (build it with arb build)")
+        raise StylebenchError(
+            f"{data}: no data/quartets/*.parquet (build it with `stylebench arb build`)"
+        )
     return pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
 
 
 def _sample(df, per_block: int, seed: int):
-    """Pick ``per_block`` pair_ids per dataset x generator block (seeded); returns the rows
-    of the sample (Human rows once) and the held-out pair ids."""
+    """Pick ``per_block`` pair_ids per dataset x generator block (seeded); returns the
+    chosen pair ids (the rest are held out)."""
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     gen = df[df["regime"] != "Human"]
     chosen: set[str] = set()
@@ -64,7 +88,7 @@ def _sample(df, per_block: int, seed: int):
     return chosen
 
 
-@COMMAND.command("score")
+@COMMAND.command("run")
 @click.option(
     "--data", type=click.Path(path_type=Path), required=True, help="Built arb/quartets folder."
 )
@@ -103,7 +127,7 @@ def _sample(df, per_block: int, seed: int):
     required=True,
     help="Score table (.parquet); a .json with configs and timings is written next.",
 )
-def score_cmd(
+def run_cmd(
     data, detectors, model, reference, machine_label, per_block, max_tokens, batch_size, seed, out
 ) -> None:
     """Score texts with detectors; raw and standardised scores are kept.
@@ -176,10 +200,18 @@ def score_cmd(
     default=None,
     help="Encoder spec for semantic similarity in Table 10 (e.g. minilm).",
 )
+@click.option(
+    "--cache-dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Embedding cache of --semantic-encoder (default: $STYLEBENCH_CACHE or "
+    "~/.cache/stylebench/embeddings, shared with `stylebench run`).",
+)
+@click.option("--no-cache", is_flag=True, help="Do not read or write the embedding cache.")
 @click.option("--resamples", type=int, default=5000, show_default=True)
 @click.option("--seed", type=int, default=42, show_default=True)
 @click.option("--out", type=click.Path(path_type=Path), required=True)
-def report_cmd(scores, data, semantic_encoder, resamples, seed, out) -> None:
+def report_cmd(scores, data, semantic_encoder, cache_dir, no_cache, resamples, seed, out) -> None:
     """Tables 7-10 (paper's values beside) and figures as PNG."""
     import pandas as pd
 
@@ -198,11 +230,6 @@ def report_cmd(scores, data, semantic_encoder, resamples, seed, out) -> None:
             (r.pair_id, r.regime, None if r.regime == "Human" else r.generator_model): r.text
             for r in df.itertuples()
         }
-        enc = None
-        if semantic_encoder:
-            from evaluators.encoders import get_encoder
-
-            enc = get_encoder(semantic_encoder)
         paths: dict[str, dict[str, list[tuple[str, str]]]] = {"H2L": {}, "LLM2L": {}}
         gen = df[df["regime"] != "Human"]
         for (ds, g), bt in gen.groupby(["source_dataset_short", "generator_model"], sort=True):
@@ -215,6 +242,15 @@ def report_cmd(scores, data, semantic_encoder, resamples, seed, out) -> None:
                 paths["LLM2L"].setdefault(f"{ds}|{g}", []).append((f, l2))
         if not paths["H2L"]:
             raise StylebenchError(f"{data}: no complete quartet matches the score table")
+        enc = None
+        if semantic_encoder:
+            from evaluators.paths import embedding_cache_dir
+
+            texts = [
+                t for blocks in paths.values() for ps in blocks.values() for p in ps for t in p
+            ]
+            cache = None if no_cache else (cache_dir or embedding_cache_dir())
+            enc = _embedded(semantic_encoder, texts, cache)
         diag = (
             diagnostics(paths["H2L"], enc, resamples, seed),
             diagnostics(paths["LLM2L"], enc, resamples, seed),
@@ -227,6 +263,23 @@ def report_cmd(scores, data, semantic_encoder, resamples, seed, out) -> None:
     )
     path = write_report(results, out, diag, header)
     click.echo(f"wrote {path}")
+
+
+def _embedded(spec: str, texts: list[str], cache_dir: Path | None):
+    """An object whose ``encode`` returns the vectors of ``texts``, each unique text
+    embedded once through the Runner and the embedding cache at ``cache_dir`` (None: no
+    cache)."""
+    from types import SimpleNamespace
+
+    from evaluators.encoders import get_encoder
+    from evaluators.runner import Runner
+
+    runner = Runner(get_encoder(spec), spec, cache_dir=cache_dir)
+    lookup, _ = runner.embed(texts, "ARB texts")
+    return SimpleNamespace(encode=lookup)
+
+
+COMMAND.add_command(alias(run_cmd, "score", "Old spelling of `stylebench arb run`.", hidden=True))
 
 
 @COMMAND.command("generate")
@@ -253,7 +306,7 @@ def report_cmd(scores, data, semantic_encoder, resamples, seed, out) -> None:
 )
 def generate_cmd(sources, generator, per_stratum, max_new_tokens, seed, out) -> None:
     """Generate Free-LLM / H2L / LLM2L quartets with ARB's prompts and decoding."""
-    from dataset_scripts.arb.generate import run_generation
+    from evaluators.arb.generate import run_generation
 
     summary = run_generation(
         list(sources),

@@ -1,7 +1,7 @@
 """ARB report: blocks from a long score table, Tables 7-10 in the paper's layout with the
 paper's values beside, transformation diagnostics and the figures (PNG).
 
-Score table (written by ``stylebench arb score``): one row per (text, detector) with columns
+Score table (written by ``stylebench arb run``): one row per (text, detector) with columns
 ``pair_id, regime, dataset, generator, detector, raw, score`` where ``score`` is the oriented
 standardised score (higher = machine). The Human row of a pair is joined to every
 generator block of its dataset.
@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
+from dataset_scripts.core.errors import DataError
 from evaluators.arb import reference as ref
 from evaluators.arb.stats import REGIMES, DetectorSummary, bootstrap, bootstrap_mean
-from evaluators.errors import DataError
 
 BLOCK_SEP = "|"
 

@@ -1,4 +1,6 @@
-"""``stylebench steb ...``: STEB scores, leaderboard, clusters and named subsets."""
+"""STEB's result commands (``stylebench steb report|scores|protocol|clusters|benchmarks``):
+scores, the leaderboard, Table 14, clusters and named subsets. The ``steb`` group itself,
+with ``build``, ``run`` and ``list``, is assembled in :mod:`evaluators.cli`."""
 
 from __future__ import annotations
 
@@ -37,7 +39,7 @@ def _console():
 
 
 def _summary(results: tuple[Path, ...], clusters_file: Path | None, n_boot: int, seed: int):
-    from evaluators.errors import StylebenchError
+    from dataset_scripts.core.errors import StylebenchError
     from evaluators.steb_scores.clusters import load_clusters
     from evaluators.steb_scores.results import load_results
     from evaluators.steb_scores.summary import summarize
@@ -53,12 +55,7 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "__", name).strip("_") or "model"
 
 
-@click.group(name="steb")
-def COMMAND() -> None:
-    """STEB scores (operational, definitional, application, multilingual) and leaderboard."""
-
-
-@COMMAND.command()
+@click.command()
 @_results_option
 @_clusters_option
 @click.option("--n-boot", type=int, default=N_BOOT, show_default=True)
@@ -115,7 +112,7 @@ def scores(
             console.print(f"[dim]{card}[/dim]")
 
 
-@COMMAND.command()
+@click.command("report")
 @click.option(
     "--results",
     "results",
@@ -140,7 +137,7 @@ def scores(
 @click.option("--no-paper", is_flag=True, help="Leave the paper's 40 models out.")
 @click.option("--n-boot", type=int, default=N_BOOT, show_default=True)
 @click.option("--seed", type=int, default=SEED, show_default=True)
-def leaderboard(
+def report(
     results: tuple[Path, ...],
     clusters_file: Path | None,
     view: str,
@@ -149,9 +146,9 @@ def leaderboard(
     n_boot: int,
     seed: int,
 ) -> None:
-    """Your runs beside the paper's 40 models (Tables 6-9), best/second marked; without
-    --results, the paper's models alone."""
-    from evaluators.errors import StylebenchError
+    """The leaderboard: your runs beside the paper's 40 models (Tables 6-9), best/second
+    marked; without --results, the paper's models alone."""
+    from dataset_scripts.core.errors import StylebenchError
     from evaluators.steb_scores.leaderboard import build_leaderboard, export, render_rich
 
     if not results and no_paper:
@@ -171,7 +168,7 @@ def leaderboard(
                 console.print(f"[dim]{kind}: {path}[/dim]")
 
 
-@COMMAND.command()
+@click.command()
 @click.option(
     "--chunk",
     "chunk_dir",
@@ -205,7 +202,7 @@ def protocol(
             console.print(f"[dim]{kind}: {path}[/dim]")
 
 
-@COMMAND.command()
+@click.command()
 @_results_option
 @click.option("--threshold", type=float, default=THRESHOLD, show_default=True)
 @click.option(
@@ -230,7 +227,7 @@ def clusters(results: tuple[Path, ...], threshold: float, out: Path | None) -> N
         console.print(f"[dim]{save_clusters(found, out)}[/dim]")
 
 
-@COMMAND.command()
+@click.command()
 @click.argument("name", required=False)
 @click.option(
     "--built-root",
@@ -251,3 +248,7 @@ def benchmarks(name: str | None, built_root: Path | None) -> None:
     for ref in refs:
         console.print(("  (not built) " if ref in missing else "  ") + ref)
     console.print(f"{len(refs) - len(missing)} of {len(refs)} built locally")
+
+
+#: the commands of ``stylebench steb`` defined here
+COMMANDS = (report, scores, protocol, clusters, benchmarks)

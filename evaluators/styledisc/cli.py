@@ -1,86 +1,130 @@
-"""``stylebench styledisc``: build triplet datasets, evaluate metrics/judges/ensembles,
-print the paper's reference tables."""
+"""``stylebench styledisc``: build triplet datasets (and the LLM setting), evaluate
+metrics/judges/ensembles (``run``), report a run beside the paper, list datasets and
+metrics, print the paper's reference tables."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import click
-import numpy as np
 
-from evaluators.errors import StylebenchError
+from dataset_scripts.core.errors import StylebenchError
+from evaluators.dataset_commands import (
+    FamilyGroup,
+    ListFilters,
+    Listing,
+    build_command,
+    list_command,
+    list_datasets,
+)
 
 
-@click.group(name="styledisc")
+@click.group(name="styledisc", cls=FamilyGroup)
 def COMMAND() -> None:
     """Style discrimination benchmark (Jangra et al.): DD / AA / LLM triplets."""
 
 
-@COMMAND.command()
-@click.option(
-    "--corpora",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    required=True,
-    help="Folder holding reuters21578/, ccat50/, enron_emails_drndr/, raidar/, detectrl/, m4_llama2/.",
-)
-@click.option("--out", type=click.Path(path_type=Path), default=Path("built"), show_default=True)
-@click.option("--domain", "domains", multiple=True, help="Domains to build (default: all found).")
-@click.option(
-    "--llm-generator",
-    default=None,
-    help="Add LLM-setting rows: smollm2, hf:<model>, openai:<model>@<url>.",
-)
-@click.option("--llm-n", type=int, default=2, show_default=True, help="LLM triplets per domain.")
-@click.option(
-    "--llm-tokens",
-    type=int,
-    default=96,
-    show_default=True,
-    help="max new tokens per generated answer.",
-)
-def build(
-    corpora: Path,
-    out: Path,
-    domains: tuple[str, ...],
-    llm_generator: str | None,
-    llm_n: int,
-    llm_tokens: int,
-) -> None:
-    """Build styledisc/<domain> folders (Parquet + card) from the raw corpora."""
-    from dataset_scripts.hub_folder import write_hub_folder
-    from dataset_scripts.styledisc.build import DOMAINS, SPECS, TOKEN_COUNTER, build_domain
-    from dataset_scripts.styledisc.schema import CONFIG, validate_triplets
-    from dataset_scripts.styledisc.tokens import get_token_counter
+_BUILD_OPTIONS = [
+    click.option(
+        "--llm-generator",
+        default=None,
+        help="Add LLM-setting rows: smollm2, hf:<model>, openai:<model>@<url>.",
+    ),
+    click.option(
+        "--llm-n", type=int, default=2, show_default=True, help="LLM triplets per domain."
+    ),
+    click.option(
+        "--llm-tokens",
+        type=int,
+        default=96,
+        show_default=True,
+        help="max new tokens per generated answer.",
+    ),
+    # the old spelling (`styledisc build --corpora C [--domain D] --out ROOT`), kept working
+    click.option("--corpora", type=click.Path(path_type=Path), default=None, hidden=True),
+    click.option("--domain", "domains", multiple=True, hidden=True),
+]
 
-    chosen = list(domains) or [
-        d for d, spec in DOMAINS.items() if (corpora / spec.raw_hint).is_dir()
-    ]
-    unknown = [d for d in chosen if d not in DOMAINS]
-    if unknown:
-        raise StylebenchError(f"unknown domain {unknown[0]!r}; known: {', '.join(DOMAINS)}")
-    generator = None
-    if llm_generator:
-        from evaluators.styledisc.generators import get_generator
 
-        generator = get_generator(llm_generator)
-    for domain in chosen:
-        rows, dropped = build_domain(corpora, domain)
-        if generator is not None:
-            from evaluators.styledisc.llm_setting import llm_triplets
+def _prepare_build(values: dict[str, Any]) -> dict[str, Any]:
+    """The style discrimination options -> :func:`build_datasets` keywords: the old
+    spelling translated (and the new one printed), the LLM setting as the ``after`` step."""
+    corpora, domains = values.pop("corpora"), values.pop("domains")
+    generator, n, tokens = (
+        values.pop("llm_generator"),
+        values.pop("llm_n"),
+        values.pop("llm_tokens"),
+    )
+    if domains:
+        values["hub_ids"] = (*values["hub_ids"], *(f"styledisc/{d}" for d in domains))
+    if corpora is not None:  # old: --out was the root the domain folders go under
+        values["raw_root"] = corpora
+        values["built_root"] = values.pop("out") or values["built_root"]
+        values["out"] = None
+        values["build_all"] = values["build_all"] or not values["hub_ids"]
+    if corpora is not None or domains:
+        what = " ".join(values["hub_ids"]) if values["hub_ids"] else "--all"
+        click.echo(
+            "note: --corpora/--domain are the old spelling; the same build is `stylebench "
+            f"styledisc build {what}"
+            + (f" --raw-root {values['raw_root']}" if values.get("raw_root") else "")
+            + f" --built-root {values['built_root']}`",
+            err=True,
+        )
+    if generator:
+        values["after"] = _llm_setting(generator, n, tokens)
+    return values
 
-            llm_rows, llm_dropped = llm_triplets(
-                rows, generator, get_token_counter(TOKEN_COUNTER), n=llm_n, answer_tokens=llm_tokens
-            )
-            rows += llm_rows
-            dropped.update(llm_dropped)
-        validate_triplets(rows, f"styledisc/{domain}")
-        spec = SPECS[domain]
-        if generator is not None:
-            spec = replace(spec, protocol=spec.protocol + _prompt_section(generator.name, llm_n))
-        folder = write_hub_folder(spec, {CONFIG: {"test": rows}}, out / spec.slug, dropped)
+
+def _llm_setting(spec: str, n: int, tokens: int):
+    """The step after a domain folder is built: add ``n`` LLM-setting triplets made by the
+    generator ``spec`` and rewrite the folder (rows, card with the prompts, drop report)."""
+    from evaluators.styledisc.generators import get_generator
+
+    generator = get_generator(spec)
+
+    def add_llm_rows(out_console, specs, folder: Path) -> None:
+        import json
+        from dataclasses import replace
+
+        from dataset_scripts.core.hub_folder import BUILD_INFO, write_hub_folder
+        from dataset_scripts.core.styledisc_schema import CONFIG, validate_triplets
+        from dataset_scripts.styledisc.build import TOKEN_COUNTER
+        from dataset_scripts.styledisc.tokens import get_token_counter
+        from evaluators.styledisc.evaluation import load_triplets
+        from evaluators.styledisc.llm_setting import llm_triplets
+
+        (dataset,) = specs
+        rows = load_triplets(folder)
+        dropped = json.loads((folder / BUILD_INFO).read_text())["dropped"]
+        llm_rows, llm_dropped = llm_triplets(
+            rows, generator, get_token_counter(TOKEN_COUNTER), n=n, answer_tokens=tokens
+        )
+        rows += llm_rows
+        dropped.update(llm_dropped)
+        validate_triplets(rows, dataset.hub_id)
+        with_prompts = replace(
+            dataset, protocol=dataset.protocol + _prompt_section(generator.name, n)
+        )
+        write_hub_folder(with_prompts, {CONFIG: {"test": rows}}, folder, dropped)
         counts = {s: sum(r["setting"] == s for r in rows) for s in ("DD", "AA", "LLM")}
-        click.echo(f"built styledisc/{domain} -> {folder}  {counts}")
+        out_console.print(f"added {len(llm_rows)} LLM-setting rows to {folder}  {counts}")
+
+    return add_llm_rows
+
+
+COMMAND.add_command(
+    build_command(
+        "styledisc",
+        help="Build styledisc/<domain> folders (Parquet + card) from the raw corpora (a "
+        "domain's DD negatives come from the other domains found beside it); "
+        "`stylebench build styledisc/<domain>` is the same build. --llm-generator adds "
+        "the LLM setting.",
+        options=_BUILD_OPTIONS,
+        prepare=_prepare_build,
+    )
+)
 
 
 def _prompt_section(generator: str, n: int) -> str:
@@ -132,6 +176,14 @@ def _prompt_section(generator: str, n: int) -> str:
     "--judge-n", type=int, default=6, show_default=True, help="Triplets per setting the judges see."
 )
 @click.option(
+    "--cache-dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Embedding cache of the encoders (default: $STYLEBENCH_CACHE or "
+    "~/.cache/stylebench/embeddings, shared with `stylebench run`).",
+)
+@click.option("--no-cache", is_flag=True, help="Do not read or write the embedding cache.")
+@click.option(
     "--out",
     type=click.Path(path_type=Path),
     default=Path("stylebench_results/styledisc"),
@@ -143,13 +195,18 @@ def run(
     encoders: tuple[str, ...],
     judges: tuple[str, ...],
     judge_n: int,
+    cache_dir: Path | None,
+    no_cache: bool,
     out: Path,
 ) -> None:
-    """Evaluate metrics, judges and ensembles; write Tables 2-3, per-domain CSV and chart."""
+    """Evaluate metrics, judges and ensembles; write Tables 2-3, per-domain CSV and chart.
+    Embedding metrics embed each unique text once per encoder through the Runner's cache."""
+    import numpy as np
     from rich.console import Console
 
+    from evaluators.paths import embedding_cache_dir
     from evaluators.styledisc.evaluation import MISSING, evaluate, load_triplets
-    from evaluators.styledisc.metrics import get_metric, metric_votes
+    from evaluators.styledisc.metrics import EmbeddingMetric, get_metric, metric_votes
     from evaluators.styledisc.report import (
         PIPELINE_NOTE,
         render_rich,
@@ -166,6 +223,8 @@ def run(
     names = [m.strip() for m in metrics.split(",") if m.strip()] + [f"emb:{e}" for e in encoders]
     for name in names:
         metric = get_metric(name)
+        if isinstance(metric, EmbeddingMetric):
+            metric.cache_dir = None if no_cache else (cache_dir or embedding_cache_dir())
         console.print(f"[dim]scoring {len(rows)} triplets with {metric.name}[/dim]")
         votes[metric.name], _, _ = metric_votes(metric, rows)
         families[metric.name], open_source[metric.name] = metric.family, metric.open_source
@@ -208,6 +267,85 @@ def run(
     paths = write_report(ev, out, chart)
     for kind, path in paths.items():
         console.print(f"{kind}: {path}")
+
+
+@COMMAND.command()
+@click.option(
+    "--results",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    default=None,
+    help="A folder written by `stylebench styledisc run` (its results.json); default: the "
+    "paper's tables only (= `styledisc reference`).",
+)
+def report(results: Path | None) -> None:
+    """Tables 2 and 3 of a run beside the paper's values, from its results.json."""
+    import json
+
+    from rich.console import Console
+
+    from evaluators.styledisc.evaluation import Score
+    from evaluators.styledisc.report import render_rich
+
+    if results is None:
+        reference.callback()
+        return
+    path = results / "results.json"
+    if not path.is_file():
+        raise StylebenchError(
+            f"{results}: no results.json (write it with `stylebench styledisc run`)"
+        )
+    data = json.loads(path.read_text())
+
+    def scores(row: dict[str, Any]) -> dict[str, Any]:
+        return {
+            k: Score(v["accuracy"], v["ci_low"], v["ci_high"], v["n"])
+            if isinstance(v, dict) and "accuracy" in v
+            else v
+            for k, v in row.items()
+        }
+
+    console = Console()
+    console.print(
+        render_rich(
+            [scores(r) for r in data["table2"]],
+            "metric",
+            "Table 2: accuracy (ours [95% CI]) vs paper",
+            ("family",),
+        )
+    )
+    console.print(
+        render_rich(
+            [scores(r) for r in data["table3"]],
+            "ensemble",
+            "Table 3: best ensembles (held-out eval split)",
+            ("members",),
+        )
+    )
+    console.print(f"[dim]{path}[/dim]")
+
+
+def list_metrics(_: ListFilters) -> Listing:
+    """The similarity metrics ``styledisc run`` takes (--metrics, --encoder)."""
+    from evaluators.styledisc.metrics import NGRAM_METRICS, STYLE_ENCODERS
+
+    listing = Listing(["metric", "family", "what"])
+    for name in NGRAM_METRICS:
+        listing.rows.append([name, "ngram", "n-gram overlap of reference and candidate"])
+    for name, spec in STYLE_ENCODERS.items():
+        listing.rows.append([name, "embedding", f"the paper's style encoder ({spec})"])
+    listing.rows.append(
+        ["emb:<encoder>", "embedding", "cosine of any stylebench encoder (--encoder)"]
+    )
+    return listing
+
+
+COMMAND.add_command(
+    list_command(
+        "styledisc",
+        {"datasets": list_datasets, "metrics": list_metrics},
+        help="List style discrimination datasets or metrics.",
+    )
+)
 
 
 @COMMAND.command()

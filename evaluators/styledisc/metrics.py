@@ -26,11 +26,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 
-from evaluators.errors import UnknownNameError
+from dataset_scripts.core.errors import UnknownNameError
 from evaluators.metric_math import cosine_similarity_matrix
 
 _TOKENS = re.compile(r"\w+|[^\w\s]")
@@ -122,19 +123,26 @@ class EmbeddingMetric:
     family: str = "embedding"
     open_source: bool = True
     name: str = field(init=False)
+    # the embedding cache (None: none); vectors go through the Runner either way
+    cache_dir: Path | None = None
 
     def __post_init__(self) -> None:
         self.name = self.spec
         self._encoder: Any = None
 
     def _encode(self, texts: list[str]) -> np.ndarray:
+        """Vectors of the unique ``texts``: each embedded once per encoder through
+        :meth:`evaluators.runner.Runner.embed` (read from / written to the cache)."""
         from evaluators.encoders import get_encoder
+        from evaluators.runner import Runner
 
         if self._encoder is None:
             self._encoder = get_encoder(self.spec, chunk=True, **self.options)
         if hasattr(self._encoder, "fit") and not getattr(self._encoder, "is_fitted", False):
-            self._encoder.fit(texts)
-        return np.asarray(self._encoder.encode(texts), dtype=np.float64)
+            self._encoder.fit(texts)  # before the Runner: its cache key holds the fitted state
+        runner = Runner(self._encoder, self.spec, cache_dir=self.cache_dir, progress=False)
+        lookup, _ = runner.embed(texts, "triplet texts")
+        return np.asarray(lookup(texts), dtype=np.float64)
 
     def similarity(self, references: Sequence[str], candidates: Sequence[str]) -> np.ndarray:
         unique = list(dict.fromkeys([*references, *candidates]))

@@ -7,7 +7,15 @@ from typing import Any
 
 import click
 
-from evaluators.errors import StylebenchError
+from dataset_scripts.core.errors import StylebenchError
+from evaluators.dataset_commands import (
+    FamilyGroup,
+    ListFilters,
+    Listing,
+    build_command,
+    list_command,
+    list_datasets,
+)
 
 DEFAULT_OUT = Path("stylebench_results/valla")
 
@@ -31,9 +39,41 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
     return options
 
 
-@click.group("valla")
+@click.group("valla", cls=FamilyGroup)
 def COMMAND() -> None:
     """Valla: authorship attribution/verification methods, datasets and the paper's tables."""
+
+
+COMMAND.add_command(
+    build_command(
+        "valla",
+        help="Build valla/<name> folders (Parquet + card) from their raw downloads "
+        "(`valla run` builds a missing one the same way); `stylebench build valla/<name>` "
+        "is the same build.",
+    )
+)
+
+
+def list_methods(_: ListFilters) -> Listing:
+    """The methods ``valla run --method`` takes."""
+    from evaluators.valla.evaluate import METHODS
+
+    what = {
+        "ngram": "character/word n-gram TF-IDF + logistic regression (Ngram_A, Ngram_V)",
+        "ppm": "prediction by partial matching compression (PPM_A, PPM_V)",
+        "bert": "fine-tuned BERT classifier over authors (BERT_A; a GPU for a full run)",
+        "siamese": "siamese BERT over text pairs (Siamese BERT_V; a GPU for a full run)",
+    }
+    return Listing(["method", "what"], [[m, what.get(m, "")] for m in METHODS])
+
+
+COMMAND.add_command(
+    list_command(
+        "valla",
+        {"datasets": list_datasets, "methods": list_methods},
+        help="List Valla datasets or methods.",
+    )
+)
 
 
 @COMMAND.command("run")

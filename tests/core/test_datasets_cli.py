@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from dataset_scripts.registry import all_datasets, get_dataset
 from dataset_scripts.status import BUILDABLE, BUILT, NEEDS_DOWNLOAD, dataset_status, select
-from evaluators.cli import cli
+from evaluators.cli import cli, main
 
 
 def test_status_kinds(tmp_path: Path) -> None:
@@ -24,7 +24,10 @@ def test_status_kinds(tmp_path: Path) -> None:
 def test_select_filters() -> None:
     specs = all_datasets().values()
     assert {s.hub_id for s in select(specs, task="order_alignment")} >= {"steb/STEL_feature"}
-    assert all(s.hub_id.startswith("steb/") for s in select(specs, family="steb"))
+    steb = select(specs, family="steb")
+    assert len(steb) >= 96  # the paper's 96 (plus any extra STEB-family sets)
+    assert all(s.hub_id.startswith("steb/") for s in steb)
+    assert [s.hub_id for s in select(specs, family="arb")] == ["arb/quartets"]
     assert select(specs, language="xx") == []
 
 
@@ -60,6 +63,21 @@ def test_build_all_and_list(corpora: Path, tmp_path: Path) -> None:
     assert "capped at 100 rows" in card and "license: other" in card and "feature: MIT" in card
 
 
-def test_build_needs_id_or_all() -> None:
-    result = CliRunner().invoke(cli, ["build"])
-    assert result.exit_code != 0
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["build"], "give either a dataset id or --all"),
+        (["build", "steb/STEL", "--all"], "give either a dataset id or --all"),
+        (["build", "--all", "--register"], "--register applies to one dataset id"),
+        (["build", "steb/STEL", "--from", "x.csv"], "give a dataset id, --all or --from"),
+        (["build", "steb/STEL", "steb/bible_versions", "--out", "x"], "--out names one folder"),
+    ],
+)
+def test_build_refuses_ambiguous_requests(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2  # a one-line stylebench error, not a crash
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: {message}") and "Traceback" not in err

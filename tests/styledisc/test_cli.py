@@ -1,4 +1,4 @@
-"""`stylebench styledisc build/run/reference` end to end on a real domain."""
+"""`stylebench styledisc build/run/report/reference` end to end on a real domain."""
 
 from __future__ import annotations
 
@@ -42,11 +42,14 @@ def test_build_run_report(corpora: Path, tmp_path: Path) -> None:
             "BLEU,ROUGE2",
             "--encoder",
             "random",
+            "--cache-dir",
+            str(tmp_path / "cache"),
             "--out",
             str(out),
         ],
     )
     assert result.exit_code == 0, result.output
+    assert list((tmp_path / "cache").rglob("*.sqlite"))  # the encoder embedded via the Runner
     data = json.loads((out / "results.json").read_text())
     table2 = {row["metric"]: row for row in data["table2"]}
     assert set(table2) == {"Random", "BLEU", "ROUGE2", "random"}
@@ -59,6 +62,11 @@ def test_build_run_report(corpora: Path, tmp_path: Path) -> None:
     assert any(r["ensemble"] == "rho^PWV_ngram" for r in data["table3"])
     assert (out / "domains.png").stat().st_size > 0
     assert "0.869" in (out / "report.md").read_text()
+    # `styledisc report`: the run's Tables 2-3 again, from results.json
+    shown = runner.invoke(cli, ["styledisc", "report", "--results", str(out)], terminal_width=200)
+    assert shown.exit_code == 0, shown.output
+    bleu = next(line for line in shown.output.splitlines() if "BLEU" in line and "ngram" in line)
+    assert "0.960" in bleu and "0.780" in bleu and "0.869" in bleu
 
 
 def test_reference_command() -> None:
