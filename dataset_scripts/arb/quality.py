@@ -166,8 +166,6 @@ def add_flags(rows: Sequence[dict[str, Any]], *, generated_only: bool = True) ->
     the first occurrence is not flagged.
     """
     seen: set[str] = set()
-    counts = {"flag_short": 0, "flag_refusal": 0, "flag_non_english": 0, "flag_duplicate": 0}
-    union = total = 0
     for row in rows:
         text = row["text"]
         row["flag_short"] = row["word_count"] < SHORT_WORDS
@@ -175,6 +173,17 @@ def add_flags(rows: Sequence[dict[str, Any]], *, generated_only: bool = True) ->
         row["flag_non_english"] = is_non_english(text)
         row["flag_duplicate"] = row["text_sha256"] in seen
         seen.add(row["text_sha256"])
+    return flag_counts(rows, generated_only=generated_only)
+
+
+def flag_counts(
+    rows: Sequence[Mapping[str, Any]], *, generated_only: bool = True
+) -> dict[str, int]:
+    """The counts :func:`add_flags` returns, from rows whose flags are set: per flag over
+    generated rows (Sec. 4.6), their union and the total."""
+    counts = {"flag_short": 0, "flag_refusal": 0, "flag_non_english": 0, "flag_duplicate": 0}
+    union = total = 0
+    for row in rows:
         if generated_only and row["regime"] == "Human":
             continue
         total += 1

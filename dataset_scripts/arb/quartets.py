@@ -46,14 +46,16 @@ from typing import Any
 
 from dataset_scripts.arb.quality import (
     add_flags,
+    flag_counts,
     flag_summary,
     length_stratum,
     text_sha256,
     word_count,
 )
-from dataset_scripts.arb.schema import CONTENT_ORIGIN, REGIMES, SURFACE
-from dataset_scripts.registry import BuildOutput, DatasetSpec, register
-from evaluators.errors import DataError
+from dataset_scripts.core.arb_schema import CONTENT_ORIGIN, REGIMES, SURFACE
+from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.spec import BuildOutput, DatasetSpec
+from dataset_scripts.registry import register
 
 HUB_ID = "arb/quartets"
 RAIDAR_PROMPT = "Rewrite this for me"
@@ -406,6 +408,18 @@ def protocol_markdown(
     return "\n".join(parts)
 
 
+def describe_build(
+    tables: dict[str, dict[str, list[dict[str, Any]]]],
+) -> tuple[str, dict[str, Any]]:
+    """The card's protocol for the quartets written (this build's composition beside Table 5,
+    its quality flags) and the flag counts for the build info; the writer calls it, so every
+    command that writes quartets (``stylebench build arb/quartets``, ``stylebench arb build``,
+    ``stylebench arb generate``) gives the same card for the same rows."""
+    rows = [row for splits in tables.values() for part in splits.values() for row in part]
+    flags = flag_counts(rows)
+    return protocol_markdown(rows, flags), {"quality_flags": flags}
+
+
 SPEC = register(
     DatasetSpec(
         hub_id=HUB_ID,
@@ -434,11 +448,12 @@ SPEC = register(
         raw_format="RAIDAR Arxiv *.json.gz (lists of {title, abs} / {input, <prompt>: rewrite}); "
         "GEDE data.csv.gz (';'-separated ['', question, human, llm]) + info.json",
         protocol=protocol_markdown(),
+        describe_build=describe_build,
         needs_raw=True,
         raw_hint="",
         extra={
             "family": "arb",
-            "run_command": "stylebench arb score --data <this folder> --detector loglik "
+            "run_command": "stylebench arb run --data <this folder> --detector loglik "
             "--out scores.parquet && stylebench arb report --scores scores.parquet --out report/",
         },
     )
