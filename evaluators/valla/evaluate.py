@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evaluators.errors import StylebenchError, UnknownNameError
+from dataset_scripts.core.errors import StylebenchError, UnknownNameError
+from dataset_scripts.core.hub_folder import BUILD_INFO, read_build_info
 
 METHODS = ("ngram", "ppm", "bert", "siamese")
 FORMULATIONS = ("aa", "av")
@@ -62,8 +63,8 @@ def resolve_dataset(ref: str, built_root: Path) -> tuple[Path, str, str]:
         raise UnknownNameError(f"unknown Valla dataset {ref!r}; known: {', '.join(valla)}")
     spec = datasets[ref]
     folder = built_root / spec.slug
-    if not (folder / "stylebench_build.json").exists():
-        from dataset_scripts.hub_folder import build_dataset
+    if not (folder / BUILD_INFO).exists():
+        from dataset_scripts.build import build_dataset
         from evaluators.paths import corpora_dir
 
         corpora = corpora_dir()
@@ -78,8 +79,7 @@ def resolve_dataset(ref: str, built_root: Path) -> tuple[Path, str, str]:
 
 
 def _build_info(folder: Path) -> dict[str, Any]:
-    info = folder / "stylebench_build.json"
-    return json.loads(info.read_text()) if info.exists() else {}
+    return read_build_info(folder)
 
 
 def _rows(folder: Path, config: str, split: str) -> list[dict[str, Any]]:
@@ -179,7 +179,7 @@ def run_av(
     if method == "ppm":
         from evaluators.valla.ppm import PPMAV
 
-        return PPMAV(config).score(u1, u2)
+        return PPMAV(config).fit(t1, t2, y).score(u1, u2)
     if method == "bert":
         raise StylebenchError("the paper's AV BERT is the Siamese model: use --method siamese")
     from evaluators.valla.bert import SiameseBert
@@ -224,7 +224,10 @@ def run(request: RunRequest, built_root: Path, out_dir: Path | None = None) -> d
         labels = [r["label"] for r in test]
         metric, value = "auc", roc_auc(raw_scores, labels)
         scores = {"auc": value}
-        if request.method == "ngram":  # probabilities: PAN's threshold metrics apply
+        probabilities = request.method == "ngram" or (
+            request.method == "ppm" and config.coder == "teahan"
+        )
+        if probabilities:  # P(same author): PAN's threshold metrics apply
             scores.update({f"pan_{k}": v for k, v in pan_verification(raw_scores, labels).items()})
     runtime = time.perf_counter() - started
     cpu = _cpu_seconds() - cpu_started

@@ -24,6 +24,22 @@ def test_distortion_masks_letters() -> None:
     assert distort("The dog's 12 houses.") == "* *'* 00 *."
 
 
+def test_ngram_vectorisers_see_raw_text_unless_preprocess() -> None:
+    """Valla's CharNGram.py hands its preprocessors to nobody: by default "dist_char" is
+    plain character 1-3-grams of the raw text; preprocess=True masks letters as Table 2."""
+    from evaluators.valla.ngram import _Family
+
+    texts = ["The dog's 12 houses.", "A cat 7 sat, here."]
+    raw = _Family("dist_char", NgramConfig(min_df=1)).vectorizer.fit(texts).vocabulary_
+    assert "Th" in raw and "12" in raw and "*" not in raw
+    masked = _Family("dist_char", NgramConfig(min_df=1, preprocess=True)).vectorizer
+    vocabulary = masked.fit(texts).vocabulary_
+    assert "* *" in vocabulary and "00" in vocabulary and "Th" not in vocabulary
+    # words: scikit-learn's default pattern drops one-character tokens ("A", "7")
+    words = _Family("word", NgramConfig(min_df=1)).vectorizer.fit(texts).vocabulary_
+    assert "cat" in words and "A" not in words and "7 sat" not in words
+
+
 def test_ngram_aa_learns_authors() -> None:
     texts, authors = corpus(6)
     test, gold = corpus(3, offset=20)
@@ -52,7 +68,7 @@ def test_ngram_av_scores_same_author_higher() -> None:
 
 
 def test_ppm_worker_matches_direct_encoding() -> None:
-    config = PPMConfig()
+    config = PPMConfig(coder="ppmd")
     context = ("the quick brown fox jumps over the lazy dog. " * 40).encode()
     texts = [b"the lazy dog sleeps", b"zqxj vvkw", "é ü".encode()]
     worker = _Worker()
@@ -71,16 +87,17 @@ def test_ppm_worker_matches_direct_encoding() -> None:
 def test_ppm_aa_and_av() -> None:
     texts, authors = corpus(6)
     test, gold = corpus(2, offset=20)
-    model = PPMAA().fit(texts, authors)
-    entropy = model.cross_entropy(test)
-    assert entropy.shape == (len(test), 3) and (entropy > 0).all()
-    assert model.predict(test) == gold
-    scores = PPMAV().score([test[0], test[0]], [test[1], test[-1]])
+    for coder in ("teahan", "ppmd"):
+        model = PPMAA(PPMConfig(coder=coder)).fit(texts, authors)
+        entropy = model.cross_entropy(test)
+        assert entropy.shape == (len(test), 3) and (entropy > 0).all()
+        assert model.predict(test) == gold
+    scores = PPMAV(PPMConfig(coder="ppmd")).score([test[0], test[0]], [test[1], test[-1]])
     assert scores[0] > scores[1]  # test[0], test[1]: same author; test[-1]: another
 
 
 def test_ppm_needs_two_authors() -> None:
-    from evaluators.errors import StylebenchError
+    from dataset_scripts.core.errors import StylebenchError
 
     with pytest.raises(StylebenchError, match="two authors"):
         PPMAA().fit(["a", "b"], ["x", "x"])
