@@ -107,8 +107,8 @@ def register_build(folder: Path, repo: str | None = None) -> list[CacheEntry]:
     """
     from datasets.packaged_modules.parquet.parquet import Parquet
 
-    from dataset_scripts.hub_folder import BUILD_INFO
-    from evaluators.data import quiet_datasets
+    from dataset_scripts.core.hub_folder import BUILD_INFO
+    from dataset_scripts.core.quiet import quiet_datasets
 
     folder = Path(folder).resolve()
     if repo is None:

@@ -3,7 +3,7 @@ the file and line.
 
 :func:`open_text` is the one opener for raw text: whatever reads from it (iteration,
 ``readline``, ``read``, a ``csv`` reader), a byte sequence that is not UTF-8 raises
-:class:`RawDecodeError` (a :class:`~evaluators.errors.DataError`) naming the file, the
+:class:`RawDecodeError` (a :class:`~dataset_scripts.core.errors.DataError`) naming the file, the
 line, the column and the bytes, instead of Python's bare ``'utf-8' codec can't decode
 byte 0xff in position 2756``.
 """
@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from evaluators.errors import DataError
+from dataset_scripts.core.errors import DataError
 
 
 class RawDecodeError(DataError):

@@ -19,8 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from dataset_scripts.hub_folder import BUILD_INFO
-from dataset_scripts.registry import DatasetSpec
+from dataset_scripts.core.hub_folder import BUILD_INFO
+from dataset_scripts.core.spec import DatasetSpec
 
 BUILT, BUILDABLE, NEEDS_DOWNLOAD, NO_BUILDER = (
     "built",
@@ -206,7 +206,7 @@ def built_folder(spec: DatasetSpec, built_root: Path | None) -> Path | None:
     if not (folder / BUILD_INFO).is_file():
         return None
     if spec.config:  # one config of a release folder: built only if the folder holds it
-        from dataset_scripts.hub_folder import built_configs
+        from dataset_scripts.core.hub_folder import built_configs
 
         return folder if spec.config in built_configs(folder) else None
     return folder

@@ -28,8 +28,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from dataset_scripts.core.errors import StylebenchError
 from evaluators.encoders.base import identity_key
-from evaluators.errors import StylebenchError
 
 DB_NAME = "embeddings.sqlite"
 T = TypeVar("T")

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import hashlib
 import warnings
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dataset_scripts.schemas import SCHEMAS, validate_rows
-from evaluators.errors import DataError, StylebenchError
+from dataset_scripts.core.errors import DataError, StylebenchError
+from dataset_scripts.core.quiet import quiet_datasets
+from dataset_scripts.core.schemas import SCHEMAS, validate_rows
 
 DEFAULT_SPLIT = "test"
 
@@ -39,20 +38,6 @@ class Table:
     @property
     def source(self) -> str:
         return f"{self.name} [{self.config}/{self.split}]"
-
-
-@contextmanager
-def quiet_datasets() -> Iterator[None]:
-    """Silence ``datasets``' per-split progress bars (noise for small local tables)."""
-    import datasets
-
-    was_enabled = datasets.is_progress_bar_enabled()
-    datasets.disable_progress_bars()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            datasets.enable_progress_bars()
 
 
 def dataset_name(ref: str) -> str:
@@ -91,7 +76,7 @@ def schema_for_features(features: Any) -> str | None:
     """The stylebench schema whose columns a config's features have, or None."""
     names = set(features or ())
     for schema in SCHEMAS.values():
-        if names == set(schema.features):
+        if names == set(schema.columns):
             return schema.name
     probing = SCHEMAS.get("probing")
     if (
@@ -121,7 +106,7 @@ def _not_built_message(ref: str, error: Exception) -> str:
 
 
 def _local_schemas(folder: Path) -> dict[str, str]:
-    from dataset_scripts.hub_folder import built_configs
+    from dataset_scripts.core.hub_folder import built_configs
 
     recorded = {c: v["schema"] for c, v in built_configs(folder).items()}
     if recorded:
@@ -164,7 +149,7 @@ def _hub_schemas(ref: str) -> dict[str, str]:
 
 
 def _schema_of_tasks(tasks: Any) -> str | None:
-    from dataset_scripts.schemas import schema_for_task
+    from dataset_scripts.core.schemas import schema_for_task
 
     for task in tasks:
         try:
@@ -189,7 +174,7 @@ def config_schemas(ref: str) -> dict[str, str]:
     ``steb/pan23_style_change``); the release's ``all`` view repeats its configs and is
     left out. ``ref`` is a folder, a Hub id, ``<repo>:<config>`` or an old STEB id.
     """
-    from dataset_scripts.cards import ALL_CONFIG
+    from dataset_scripts.core.cards import ALL_CONFIG
     from dataset_scripts.custom.suggest import not_a_dataset_message
 
     problem = not_a_dataset_message(ref)  # a CSV, a folder of .txt files, ...
@@ -271,14 +256,14 @@ def _dataset_id(ref: str, config: str, local: bool) -> tuple[str, str]:
     """(dataset id, repo) of a loaded config: for a config of a release repo the STEB
     dataset it is (``steb/pan23_style_change_hard``), else the repo itself."""
     if local:
-        from dataset_scripts.hub_folder import BUILD_INFO, built_configs
+        from dataset_scripts.core.hub_folder import BUILD_INFO, built_configs
 
         try:
             import json
 
             repo = json.loads((Path(ref) / BUILD_INFO).read_text(encoding="utf-8"))["hub_id"]
         except (OSError, ValueError, KeyError):
-            from dataset_scripts.cards import stylebench_metadata
+            from dataset_scripts.core.cards import stylebench_metadata
 
             try:  # a downloaded repo (e.g. a Hub snapshot): its card says what it is
                 repo = stylebench_metadata((Path(ref) / "README.md").read_text("utf-8"))["repo"]

@@ -8,9 +8,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dataset_scripts.build import build_dataset
 from dataset_scripts.demo.build import HUB_ID
 from dataset_scripts.demo.source_text import SENTENCES
-from dataset_scripts.hub_folder import build_dataset
 from dataset_scripts.registry import get_dataset
 from evaluators.encoders import get_encoder, list_encoders
 from evaluators.report import chance_levels, plot_scores, summary_rows, write_csv

@@ -28,7 +28,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import UnknownNameError
+from dataset_scripts.core.errors import UnknownNameError
+
 from .paths import metrics_dir
 
 # evaluate's fallback for a bare name tries evaluate-metric first; the published namespace

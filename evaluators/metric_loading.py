@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .errors import UnknownNameError
+from dataset_scripts.core.errors import UnknownNameError
+
 from .paths import metrics_dir
 
 if TYPE_CHECKING:  # pragma: no cover

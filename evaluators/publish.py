@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from evaluators.errors import StylebenchError
+from dataset_scripts.core.errors import StylebenchError
 from evaluators.paths import metrics_dir, spaces_dir
 
 SPACE_NAME = "stylebench"
@@ -147,7 +147,7 @@ def plan_push(
 ) -> PushPlan:
     """What ``stylebench push`` would upload for ``target``: a built dataset folder, a
     bundled metric name (or its folder), or ``space`` (the stylebench Space)."""
-    from dataset_scripts.hub_folder import BUILD_INFO
+    from dataset_scripts.core.hub_folder import BUILD_INFO
 
     from .metric_loading import list_metrics
 

@@ -15,7 +15,7 @@ maps its columns (``--text-column``, ``--label-column``, ``--doc-column``, ...),
 cuts documents into passages (``--chunk-words N``, ``--chunks-per-doc K``, seeded), forms
 the rows of the chosen schema (for retrieval: STEB's queries and targets of several
 passages per author, split by *document*), validates them with the shared schemas and
-writes the folder with the shared writer (:func:`dataset_scripts.hub_folder.write_hub_folder`),
+writes the folder with the shared writer (:func:`dataset_scripts.core.hub_folder.write_hub_folder`),
 with a card naming the source, the column mapping, the counts and every dropped row.
 
 Modules: :mod:`.readers` (input formats -> rows), :mod:`.forming` (rows -> schema rows,

@@ -3,7 +3,7 @@
 :func:`build_from_source` reads the input (:mod:`.readers`), maps its columns, drops and
 counts unusable rows (empty text, missing label, ...), forms the schema's rows
 (:mod:`.forming`) and writes them with the shared writer
-(:func:`dataset_scripts.hub_folder.write_hub_folder`: schema validation, Parquet shards,
+(:func:`dataset_scripts.core.hub_folder.write_hub_folder`: schema validation, Parquet shards,
 card, build report). The card records the source, its format, the column mapping, every
 option, the counts and the dropped rows, and the exact command that rebuilds it.
 """
@@ -16,9 +16,9 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.custom import forming
 from dataset_scripts.custom.readers import FILE_DOCUMENT, Source, read_source
-from evaluators.errors import DataError
 
 # schemas a user can build from their own rows (the task types follow from the schema)
 SCHEMA_CHOICES = ("labelled_texts", "text_pairs", "style_sequences", "retrieval", "probing")
@@ -300,8 +300,8 @@ def build_from_source(
     source: str | Path, out: str | Path, options: BuildOptions | None = None
 ) -> BuildReport:
     """Read ``source``, form ``options.schema`` rows and write a Hub-ready folder at ``out``."""
-    from dataset_scripts.hub_folder import write_hub_folder
-    from dataset_scripts.registry import DatasetSpec
+    from dataset_scripts.core.hub_folder import write_hub_folder
+    from dataset_scripts.core.spec import DatasetSpec
 
     options = options or BuildOptions()
     if options.schema not in SCHEMA_CHOICES:

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from evaluators.errors import DataError
+from dataset_scripts.core.errors import DataError
 
 
 @dataclass(frozen=True)

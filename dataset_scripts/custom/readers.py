@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.raw_io import iter_jsonl, open_text
 from dataset_scripts.steb.labelled import read_delimited
-from evaluators.errors import DataError
 
 TEXT_SUFFIXES = (".txt", ".txt.gz")
 TABLE_SUFFIXES = (".csv", ".tsv", ".jsonl", ".ndjson", ".json", ".parquet")
@@ -217,7 +217,7 @@ def read_hf(ref: str, *, split: str | None = None, config: str | None = None) ->
     or a Hub id (one split: ``split``, or the only one)."""
     import datasets
 
-    from evaluators.data import quiet_datasets
+    from dataset_scripts.core.quiet import quiet_datasets
 
     path = Path(ref)
     try:

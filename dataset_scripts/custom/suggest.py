@@ -32,7 +32,7 @@ def is_dataset_folder(path: Path) -> bool:
     card = path / "README.md"
     if card.is_file() and "configs:" in card.read_text(encoding="utf-8", errors="replace")[:20000]:
         return True
-    from dataset_scripts.schemas import SCHEMAS
+    from dataset_scripts.core.schemas import SCHEMAS
 
     return any((path / "data" / name).is_dir() for name in SCHEMAS)
 

@@ -20,10 +20,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from dataset_scripts.core.spec import DatasetSpec
 from dataset_scripts.demo.personas import PERSONAS
 from dataset_scripts.demo.source_text import SENTENCES
 from dataset_scripts.demo.transforms import TRANSFORMS, apply_many
-from dataset_scripts.registry import DatasetSpec, register
+from dataset_scripts.registry import register
 
 HUB_ID = "stylebench/demo"
 N_CLUSTER_SENTENCES = 60

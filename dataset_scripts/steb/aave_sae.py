@@ -15,10 +15,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.registry import builder
 from dataset_scripts.steb.sampling import cap_per_class
 from dataset_scripts.steb.shakespeare import read_lines
-from evaluators.errors import DataError
 
 DOWNLOAD_URL = (
     "https://aclanthology.org/attachments/2020.emnlp-main.473.OptionalSupplementaryMaterial.zip"

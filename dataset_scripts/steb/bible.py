@@ -17,9 +17,9 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.registry import builder
 from dataset_scripts.steb.labelled import CAP_PROTOCOL, BuildResult, labelled_table, require
-from evaluators.errors import DataError
 
 URL = "https://github.com/keithecarlson/StyleTransferBibleData"
 SHUFFLE_SEED = 42  # STEB's seed for the order of verse references

@@ -16,9 +16,9 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.registry import builder
 from dataset_scripts.steb.labelled import CAP_PROTOCOL, BuildResult, labelled_table
-from evaluators.errors import DataError
 
 URL = "https://huggingface.co/datasets/billray110/corpus-of-diverse-styles"
 STYLES = (

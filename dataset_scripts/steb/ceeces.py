@@ -25,10 +25,10 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.raw_io import open_text
 from dataset_scripts.registry import builder
 from dataset_scripts.steb.labelled import CAP_PROTOCOL, labelled_builder
-from evaluators.errors import DataError
 
 URL = "https://zenodo.org/records/6411789 and https://zenodo.org/records/5887101"
 FIRST_YEAR = 1680

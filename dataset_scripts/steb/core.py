@@ -17,9 +17,9 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.registry import builder
 from dataset_scripts.steb.labelled import CAP_PROTOCOL, labelled_builder, open_text
-from evaluators.errors import DataError
 
 URL = "https://github.com/TurkuNLP/CORE-corpus"
 MAIN_LABELS = frozenset({"IN", "NA", "HI", "LY", "SP", "IP", "ID", "OP"})

@@ -34,10 +34,10 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.raw_io import iter_jsonl
 from dataset_scripts.registry import builder
 from dataset_scripts.steb.labelled import CAP_PROTOCOL, labelled_builder, read_delimited
-from evaluators.errors import DataError
 
 URL = "https://huggingface.co/datasets/abhaygupta1266/"
 VARIETIES: dict[str, tuple[str, ...]] = {

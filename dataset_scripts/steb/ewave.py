@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.registry import builder
 from dataset_scripts.steb.labelled import (
     CAP_PROTOCOL,
@@ -19,7 +20,6 @@ from dataset_scripts.steb.labelled import (
     labelled_table,
     read_delimited,
 )
-from evaluators.errors import DataError
 
 URL = "https://github.com/cldf-datasets/ewave"
 

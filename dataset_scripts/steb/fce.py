@@ -21,9 +21,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from xml.etree import ElementTree
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.registry import builder
 from dataset_scripts.steb.labelled import CAP_PROTOCOL, labelled_builder
-from evaluators.errors import DataError
 
 URL = "https://ilexir.co.uk/datasets/index.html"
 

@@ -19,9 +19,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.registry import builder
 from dataset_scripts.steb.sampling import cap_per_class
-from evaluators.errors import DataError
 
 DOWNLOAD_URL = (
     "the STEB release of graded_formality (originals: "

@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.raw_io import read_text
 from dataset_scripts.registry import builder
 from dataset_scripts.steb.labelled import (
@@ -28,7 +29,6 @@ from dataset_scripts.steb.labelled import (
     read_delimited,
     require,
 )
-from evaluators.errors import DataError
 
 STORMFRONT_URL = "https://github.com/Vicomtech/hate-speech-dataset"
 DAVIDSON_URL = "https://github.com/t-davidson/hate-speech-and-offensive-language"

@@ -10,9 +10,9 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.raw_io import open_text
 from dataset_scripts.steb.sampling import MAX_PER_CLASS, MIN_PER_CLASS, cap_per_class
-from evaluators.errors import DataError
 
 BuildResult = tuple[dict[str, dict[str, list[dict[str, Any]]]], dict[str, int]]
 

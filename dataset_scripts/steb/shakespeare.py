@@ -15,9 +15,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.registry import builder
 from dataset_scripts.steb.sampling import cap_per_class
-from evaluators.errors import DataError
 
 DOWNLOAD_URL = "https://github.com/cocoxu/Shakespeare"
 PLAYS = Path("data") / "align" / "plays" / "merged"

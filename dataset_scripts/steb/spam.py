@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.raw_io import iter_jsonl
 from dataset_scripts.registry import builder
 from dataset_scripts.steb.labelled import (
@@ -26,7 +27,6 @@ from dataset_scripts.steb.labelled import (
     open_text,
     read_delimited,
 )
-from evaluators.errors import DataError
 
 SMS_URL = "https://archive.ics.uci.edu/dataset/228/sms+spam+collection"
 TELEGRAM_URL = "https://huggingface.co/datasets/thehamkercat/telegram-spam-ham"

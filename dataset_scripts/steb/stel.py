@@ -21,10 +21,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.raw_io import open_text
 from dataset_scripts.registry import builder
 from dataset_scripts.steb.sampling import cap_per_class
-from evaluators.errors import DataError
 
 # style type -> (id prefix of the sentence with MORE of the style, of the one with LESS)
 STYLE_MARKERS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, str]]] = {

@@ -13,9 +13,9 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.registry import builder
 from dataset_scripts.steb.labelled import CAP_PROTOCOL, BuildResult, labelled_table, read_delimited
-from evaluators.errors import DataError
 
 URL = "https://huggingface.co/datasets/TajaKuzmanPungersek/X-GENRE-text-genre-dataset"
 SPLITS = ("train", "dev", "test")

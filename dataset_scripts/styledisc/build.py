@@ -16,7 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dataset_scripts.registry import DatasetSpec, register
+from dataset_scripts.core.errors import StylebenchError
+from dataset_scripts.core.spec import DatasetSpec
+from dataset_scripts.core.styledisc_schema import CONFIG, validate_triplets
+from dataset_scripts.registry import register
 from dataset_scripts.styledisc.readers import (
     Document,
     read_ccat50,
@@ -28,9 +31,7 @@ from dataset_scripts.styledisc.readers import (
     read_reuters21578,
 )
 from dataset_scripts.styledisc.sampling import Unit, make_units, rules_for, triplets
-from dataset_scripts.styledisc.schema import CONFIG, validate_triplets
 from dataset_scripts.styledisc.tokens import get_token_counter
-from evaluators.errors import StylebenchError
 
 PAPER_CITATION = """@article{jangra2025evaluating,
   title   = {Evaluating Style-Personalized Text Generation: Challenges and Directions},

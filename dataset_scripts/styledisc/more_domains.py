@@ -16,7 +16,8 @@ Raw folders (``--raw`` = the folder or the corpora root holding it):
 
 from __future__ import annotations
 
-from dataset_scripts.registry import DatasetSpec, register
+from dataset_scripts.core.spec import DatasetSpec
+from dataset_scripts.registry import register
 from dataset_scripts.steb.blog import URL as BLOG_URL
 from dataset_scripts.styledisc import build as _build
 from dataset_scripts.styledisc.build import Domain

@@ -37,10 +37,10 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.steb.blog import URL as BLOG_URL
 from dataset_scripts.steb.blog import parse_blog_name
 from dataset_scripts.styledisc.readers import Document
-from evaluators.errors import DataError
 
 csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
 

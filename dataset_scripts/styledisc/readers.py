@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.raw_io import iter_jsonl
-from evaluators.errors import DataError
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 import regex
 
-from evaluators.errors import StylebenchError, UnknownNameError
+from dataset_scripts.core.errors import StylebenchError, UnknownNameError
 
 TokenCounter = Callable[[str], int]
 

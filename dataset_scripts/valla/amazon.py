@@ -14,10 +14,11 @@ import gzip
 import json
 from pathlib import Path
 
-from dataset_scripts.registry import BuildOutput, DatasetSpec, register
+from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.spec import BuildOutput, DatasetSpec
+from dataset_scripts.registry import register
 from dataset_scripts.valla.common import VALLA_CITATION
 from dataset_scripts.valla.splits import SEED, Row, iid_splits, with_av
-from evaluators.errors import DataError
 
 REVIEWS_PER_USER = 10
 

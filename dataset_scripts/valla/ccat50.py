@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dataset_scripts.registry import BuildOutput, DatasetSpec, register
+from dataset_scripts.core.spec import BuildOutput, DatasetSpec
+from dataset_scripts.registry import register
 from dataset_scripts.valla.common import VALLA_CITATION, author_files, find_folder, read_text
 from dataset_scripts.valla.splits import SEED, sorted_rows, stratified_split, with_av
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evaluators.errors import DataError
+from dataset_scripts.core.errors import DataError
 
 VALLA_CITATION = """@article{tyo2022valla,
   title   = {On the State of the Art in Authorship Attribution and Authorship Verification},

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dataset_scripts.registry import BuildOutput, DatasetSpec, register
+from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.spec import BuildOutput, DatasetSpec
+from dataset_scripts.registry import register
 from dataset_scripts.valla.common import VALLA_CITATION, read_text
 from dataset_scripts.valla.splits import SEED, Row, sorted_rows, stratified_split, with_av
-from evaluators.errors import DataError
 
 MIN_WORDS = 101
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dataset_scripts.registry import BuildOutput, DatasetSpec, register
+from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.spec import BuildOutput, DatasetSpec
+from dataset_scripts.registry import register
 from dataset_scripts.valla.common import VALLA_CITATION
 from dataset_scripts.valla.splits import SEED, Row, with_av
-from evaluators.errors import DataError
 
 TRAIN_PER_AUTHOR, VALIDATION_PER_AUTHOR = 600, 200
 

@@ -17,10 +17,11 @@ import json
 import random
 from pathlib import Path
 
-from dataset_scripts.registry import BuildOutput, DatasetSpec, register
+from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.spec import BuildOutput, DatasetSpec
+from dataset_scripts.registry import register
 from dataset_scripts.valla.common import VALLA_CITATION
 from dataset_scripts.valla.splits import SEED, Row
-from evaluators.errors import DataError
 
 HELD_OUT_AUTHORS = 0.2
 

@@ -21,7 +21,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from dataset_scripts.registry import BuildOutput, DatasetSpec, register
+from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.spec import BuildOutput, DatasetSpec
+from dataset_scripts.registry import register
 from dataset_scripts.valla.common import VALLA_CITATION, read_text
 from dataset_scripts.valla.splits import (
     SEED,
@@ -32,7 +34,6 @@ from dataset_scripts.valla.splits import (
     topic_confusion_split,
     with_av,
 )
-from evaluators.errors import DataError
 
 GUARDIAN_IID = ("Politics", "Society", "World")
 GUARDIAN_TOPIC = ("UK",)

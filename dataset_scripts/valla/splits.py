@@ -25,7 +25,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from evaluators.errors import DataError
+from dataset_scripts.core.errors import DataError
 
 Row = dict[str, Any]
 SEED = 0  # Valla's default seed in every dataset script

@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from evaluators.errors import StylebenchError
+from dataset_scripts.core.errors import StylebenchError
 
 __all__ = [
     "SMOLLM2",

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.custom.readers import read_source
-from evaluators.errors import DataError
 
 HUMAN_VALUES = frozenset({"human", "0", "0.0", "false", "real", "human-written", "human_written"})
 MACHINE_VALUES = frozenset(

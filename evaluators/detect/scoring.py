@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from tqdm.auto import tqdm
 
-from evaluators.errors import StylebenchError
+from dataset_scripts.core.errors import StylebenchError
 
 DEFAULT_BATCH = 16
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from dataset_scripts.core.errors import DataError
 from evaluators.detect.data import DetectionSet
-from evaluators.errors import DataError
 
 DEFAULT_TRAIN_FRACTION = 0.5
 

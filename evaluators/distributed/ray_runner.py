@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from evaluators.errors import StylebenchError
+from dataset_scripts.core.errors import StylebenchError
 
 if TYPE_CHECKING:  # workers import the heavy modules only after setting the environment
     from evaluators.runner import RunRecord, TaskSpec

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evaluators.errors import UnknownNameError
+from dataset_scripts.core.errors import UnknownNameError
+from dataset_scripts.core.hub_folder import BUILD_INFO
 from evaluators.steb_scores.results import STEB_PREFIX
 from evaluators.steb_scores.scores import multilingual_datasets, repo_clusters
 
@@ -85,7 +86,7 @@ def resolve_benchmark(name: str, built_root: Path | None) -> tuple[list[str], li
     for hub_id in benchmark_datasets(name):
         folder = local_folder(hub_id, built_root) if built_root is not None else None
         if folder is not None and (
-            (folder / "stylebench_build.json").is_file() or (folder / "data").is_dir()
+            (folder / BUILD_INFO).is_file() or (folder / "data").is_dir()
         ):
             refs.append(str(folder))
             continue
@@ -109,6 +110,6 @@ def _release_configs() -> dict[str, tuple[str, str]]:
 
 
 def _built_configs(folder: Path) -> set[str]:
-    from dataset_scripts.hub_folder import built_configs
+    from dataset_scripts.core.hub_folder import built_configs
 
     return set(built_configs(folder)) if folder.is_dir() else set()

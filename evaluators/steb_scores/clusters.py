@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from evaluators.errors import DataError
+from dataset_scripts.core.errors import DataError
 from evaluators.steb_scores.results import Score
 
 THRESHOLD = 0.5  # paper Sec. 3.3

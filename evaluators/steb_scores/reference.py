@@ -27,7 +27,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from evaluators.errors import UnknownNameError
+from dataset_scripts.core.errors import UnknownNameError
 
 DATA_PACKAGE = "evaluators.steb_scores.data"
 PAPER_FILE = "steb_style_text_embedding_benchmark.txt"

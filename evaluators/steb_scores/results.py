@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from evaluators.errors import DataError, StylebenchError
+from dataset_scripts.core.errors import DataError, StylebenchError
+from dataset_scripts.core.hub_folder import BUILD_INFO
 
 UnitScores = tuple[list[float], list[int]]
 STEB_TOTAL_DATASETS = 96  # paper Sec. 3 / Table 15
@@ -83,7 +84,7 @@ def hub_id_for(name: str, ref: str | None = None) -> str:
     """The hub id of a result's dataset (see the module docstring)."""
     if ref:
         folder = Path(ref)
-        build = folder / "stylebench_build.json"
+        build = folder / BUILD_INFO
         if build.is_file():
             try:
                 hub_id = json.loads(build.read_text(encoding="utf-8")).get("hub_id")

@@ -36,7 +36,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from evaluators.errors import UnknownNameError
+from dataset_scripts.core.errors import UnknownNameError
 from evaluators.steb_scores.reference import (
     APPLICATION_AVERAGED,
     APPLICATION_COLUMNS,

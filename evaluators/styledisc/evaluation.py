@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from dataset_scripts.styledisc.schema import CONFIG, SETTINGS, validate_triplets
-from evaluators.errors import StylebenchError
+from dataset_scripts.core.errors import StylebenchError
+from dataset_scripts.core.styledisc_schema import CONFIG, SETTINGS, validate_triplets
 from evaluators.styledisc.ensembles import (
     STRATEGIES,
     Composition,
@@ -37,7 +37,7 @@ def load_triplets(folder: str | Path) -> list[dict[str, Any]]:
     """Rows of a built ``styledisc/<domain>`` folder (or Hub id), validated."""
     from datasets import load_dataset
 
-    from evaluators.data import quiet_datasets
+    from dataset_scripts.core.quiet import quiet_datasets
 
     local = Path(folder).is_dir()
     try:

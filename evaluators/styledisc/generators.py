@@ -6,7 +6,7 @@
   ``accelerate``). A 135M model only checks the pipeline; its outputs are not results.
 - :class:`OpenAIChatGenerator`: any OpenAI-compatible ``/v1/chat/completions`` server
   (llama.cpp server, vLLM, SGLang, TGI, OpenAI) through the shared client
-  :mod:`evaluators.openai_client` (retries on 429/5xx with backoff).
+  :mod:`dataset_scripts.core.openai_client` (retries on 429/5xx with backoff).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from evaluators.errors import StylebenchError, UnknownNameError
+from dataset_scripts.core.errors import StylebenchError, UnknownNameError
 
 
 class Generator(Protocol):
@@ -91,7 +91,7 @@ class OpenAIChatGenerator:
     _client: Any = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        from evaluators.openai_client import OpenAIClient
+        from dataset_scripts.core.openai_client import OpenAIClient
 
         self.name = self.name or self.model
         self._client = OpenAIClient(
@@ -122,7 +122,7 @@ def get_generator(spec: str, device: str = "cpu") -> Generator:
         model, _, gguf = rest.partition("::")
         return TransformersGenerator(model, gguf or None, device)
     if prefix == "openai" and rest:
-        from evaluators.openai_client import parse_served_spec
+        from dataset_scripts.core.openai_client import parse_served_spec
 
         served = parse_served_spec(spec, "openai")
         return OpenAIChatGenerator(served.base_url, served.model)

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from dataset_scripts.styledisc.schema import SETTINGS
+from dataset_scripts.core.styledisc_schema import SETTINGS
 from evaluators.styledisc.evaluation import Evaluation, Score
 from evaluators.styledisc.prompts import ALL_PROMPTS
 from evaluators.styledisc.reference import TABLE1, TABLE2, TABLE3, reference_row

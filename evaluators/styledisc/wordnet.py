@@ -16,7 +16,7 @@ import warnings
 from functools import lru_cache
 from pathlib import Path
 
-from evaluators.errors import StylebenchError
+from dataset_scripts.core.errors import StylebenchError
 
 DEBIAN_WORDNET = Path("/usr/share/wordnet")
 

@@ -24,10 +24,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import LogisticRegression
 
-from dataset_scripts.schemas import probing_features
+from dataset_scripts.core.schemas import probing_features
 from evaluators.data import Table
 from evaluators.tasks.base import (
     CI_N_BOOT,
@@ -117,6 +115,9 @@ class ProbingEvaluator(TaskEvaluator):
         self, vectors: np.ndarray, labels: np.ndarray, splits: np.ndarray
     ) -> tuple[np.ndarray, float]:
         """Whether the probe classifies each test text correctly, and the chosen L2."""
+        from sklearn.exceptions import ConvergenceWarning  # here: costs start-up time
+        from sklearn.linear_model import LogisticRegression
+
         train, val, test = (splits == s for s in ("train", "validation", "test"))
         if len(np.unique(labels[train])) < 2 or not val.any() or not test.any():
             raise ValueError(

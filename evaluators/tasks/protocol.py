@@ -19,7 +19,7 @@ share of tied items, whichever protocol is the main score. The full rule table i
 
 from __future__ import annotations
 
-from evaluators.errors import UnknownNameError
+from dataset_scripts.core.errors import UnknownNameError
 
 PROTOCOL_VERSION = "1"
 DEFAULT_PROTOCOL = "steb"

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from evaluators.errors import StylebenchError
+from dataset_scripts.core.errors import StylebenchError
 
 MINILM_ID = "sentence-transformers/all-MiniLM-L6-v2"
 

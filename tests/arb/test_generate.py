@@ -14,7 +14,8 @@ from typing import ClassVar
 import pandas as pd
 import pytest
 
-from dataset_scripts.arb.generate import (
+from dataset_scripts.arb.prompts import SYSTEM_PROMPT
+from evaluators.arb.generate import (
     OpenAIChatBackend,
     Source,
     extract_topic,
@@ -24,7 +25,6 @@ from dataset_scripts.arb.generate import (
     stratified_sample,
     user_prompt,
 )
-from dataset_scripts.arb.prompts import SYSTEM_PROMPT
 
 L2R_NEWS = "l2r_rewrite/L2R_dataset/NewsArticle/human.json.gz"
 
@@ -127,8 +127,8 @@ def test_openai_backend_retries_and_resumes(corpora, tmp_path: Path, stub_server
 def test_smollm2_end_to_end_offline(corpora, tmp_path: Path) -> None:
     """Real XSum articles, SmolLM2-135M, max_new_tokens reduced. One item per stratum by
     default (CPU budget); ARB_E2E_PER_STRATUM=4 runs the 12-item version."""
+    from dataset_scripts.core.errors import StylebenchError
     from evaluators.arb.detectors import smollm2_path
-    from evaluators.errors import StylebenchError
 
     try:
         smollm2_path()

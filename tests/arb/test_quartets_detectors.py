@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from dataset_scripts.arb.quality import is_non_english, is_refusal, length_stratum, text_sha256
-from dataset_scripts.arb.schema import RELEASE_FIELDS, validate_quartet_rows
-from evaluators.errors import DataError
+from dataset_scripts.core.arb_schema import RELEASE_FIELDS, validate_quartet_rows
+from dataset_scripts.core.errors import DataError
 
 
 @pytest.fixture(scope="module")

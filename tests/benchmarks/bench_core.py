@@ -33,8 +33,8 @@ def best_of(fn, repeats: int = 3) -> tuple[float, object]:
 
 
 def bench_embed_once() -> bool:
+    from dataset_scripts.build import build_dataset
     from dataset_scripts.demo.build import HUB_ID
-    from dataset_scripts.hub_folder import build_dataset
     from dataset_scripts.registry import get_dataset
     from evaluators.encoders import get_encoder
     from evaluators.runner import Runner, plan_tasks

@@ -38,8 +38,8 @@ def best_of(fn, repeats: int = 2) -> float:
 
 
 def main() -> None:
+    from dataset_scripts.build import build_dataset
     from dataset_scripts.demo.build import HUB_ID
-    from dataset_scripts.hub_folder import build_dataset
     from dataset_scripts.registry import get_dataset
     from evaluators.data import load_table
     from evaluators.encoders import get_encoder

@@ -9,8 +9,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from dataset_scripts.core.errors import DataError
 from evaluators.api import Dataset, evaluate
-from evaluators.errors import DataError
 from tests.byod.conftest import corpus_rows
 
 

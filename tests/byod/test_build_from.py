@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.custom.build import BuildOptions, build_from_source
 from dataset_scripts.custom.forming import Passage, chunk_words, retrieval_rows
 from evaluators.cli import main
 from evaluators.data import load_table
-from evaluators.errors import DataError
 from evaluators.runner import Runner, plan_tasks
 from tests.byod.conftest import AUTHORS, DOCS_PER_AUTHOR, WORDS_PER_DOC, corpus_rows
 

@@ -14,11 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score, roc_curve
 
+from dataset_scripts.core.errors import DataError
 from evaluators.cli import main
 from evaluators.detect.bootstrap import bootstrap_reference, replicates
 from evaluators.detect.data import load_detection_set
 from evaluators.detect.run import run_detection
-from evaluators.errors import DataError
 from tests.byod.conftest import detection_rows
 
 

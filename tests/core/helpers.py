@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from dataset_scripts.schemas import validate_rows
+from dataset_scripts.core.schemas import validate_rows
 from evaluators.data import Table
 from evaluators.tasks import EmbeddingLookup
 

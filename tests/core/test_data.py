@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dataset_scripts.hub_folder import write_hub_folder
-from dataset_scripts.registry import DatasetSpec
+from dataset_scripts.core.hub_folder import write_hub_folder
+from dataset_scripts.core.spec import DatasetSpec
 from evaluators.data import load_table
 
 SPEC = DatasetSpec("test/same-name", "t", "t", None, "mit", "none", "", "none", needs_raw=False)

@@ -8,9 +8,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from dataset_scripts.schemas import validate_rows
+from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.schemas import validate_rows
 from evaluators.cli import main
-from evaluators.errors import DataError
 
 
 def _cli_error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.raw_io import iter_jsonl
-from evaluators.errors import DataError
 
 
 def test_iter_jsonl_plain_gz_bom_and_blank_lines(tmp_path: Path) -> None:

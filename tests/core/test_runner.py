@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dataset_scripts.hub_folder import write_hub_folder
-from dataset_scripts.registry import DatasetSpec
+from dataset_scripts.core.hub_folder import write_hub_folder
+from dataset_scripts.core.spec import DatasetSpec
 from evaluators.runner import Runner, plan_tasks
 
 

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
+from dataset_scripts.core.errors import StylebenchError
 from evaluators.encoders import ChunkAndPool, get_encoder, split_sentences
-from evaluators.errors import StylebenchError
 
 from .conftest import needs_minilm
 

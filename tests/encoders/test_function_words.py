@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from dataset_scripts.core.errors import DataError
 from evaluators.encoders import get_encoder
 from evaluators.encoders.function_words import (
     RESOURCE,
@@ -12,7 +13,6 @@ from evaluators.encoders.function_words import (
     read_vocabulary,
     tokenize,
 )
-from evaluators.errors import DataError
 
 SENTENCE = "Instead of THE cat, the dog sat in front of the door."  # 12 tokens
 

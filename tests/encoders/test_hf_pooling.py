@@ -7,7 +7,7 @@ import importlib.util
 import numpy as np
 import pytest
 
-from evaluators.errors import StylebenchError
+from dataset_scripts.core.errors import StylebenchError
 
 from .conftest import needs_minilm, needs_torch
 

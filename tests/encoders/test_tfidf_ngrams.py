@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
+from dataset_scripts.core.errors import DataError, StylebenchError
 from evaluators.encoders import get_encoder, identity_key
 from evaluators.encoders.tfidf import TfidfNgramEncoder
-from evaluators.errors import DataError, StylebenchError
 
 from .conftest import needs_spacy
 

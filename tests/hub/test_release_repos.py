@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from dataset_scripts.core.errors import StylebenchError, UnknownNameError
 from dataset_scripts.hub_cache import MARKER, entry_root, register_build
 from dataset_scripts.registry import all_datasets, releases, resolve, suggest
 from dataset_scripts.steb.catalog import all_entries, release_of
 from evaluators.cli import cli
 from evaluators.data import config_schemas, load_table
-from evaluators.errors import StylebenchError, UnknownNameError
 from tests.hub.pan23_fixture import write_pan23
 
 REPO = "steb/pan23_style_change"
@@ -198,7 +198,7 @@ def _embed(encoder, table) -> tuple[list[str], np.ndarray]:
 
 
 def test_schema_config_name_still_selects_a_single_config_folder(tmp_path: Path) -> None:
-    from dataset_scripts.hub_folder import build_dataset
+    from dataset_scripts.build import build_dataset
     from dataset_scripts.registry import get_dataset
 
     write_pan23(tmp_path / "raw")

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from dataset_scripts.hub_folder import BUILD_INFO, build_dataset
+from dataset_scripts.build import build_dataset
+from dataset_scripts.core.hub_folder import BUILD_INFO
 from dataset_scripts.registry import get_dataset
 from evaluators.cli import cli
 from evaluators.data import load_table

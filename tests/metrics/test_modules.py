@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 import evaluators.metric_math as mm
-from evaluators.errors import UnknownNameError
+from dataset_scripts.core.errors import UnknownNameError
 from evaluators.metric_loading import json_safe, list_metrics, load_metric, parse_blocks
 from tests.metrics.helpers import METRIC_NAMES, REPO_ROOT
 

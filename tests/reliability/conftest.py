@@ -41,7 +41,7 @@ def minilm_folder() -> Path | None:
 def plant_bait(cwd: Path) -> Path:
     """``cwd/localmodels/minilm`` (a real local model when installed) and ``cwd/private/ds``
     (a built dataset folder): both look like Hub ids."""
-    from dataset_scripts.hub_folder import build_dataset
+    from dataset_scripts.build import build_dataset
     from dataset_scripts.registry import get_dataset
 
     (cwd / "localmodels").mkdir(parents=True, exist_ok=True)

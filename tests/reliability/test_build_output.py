@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from dataset_scripts.hub_folder import BUILD_INFO, OutputFolderError, build_dataset
+from dataset_scripts.build import build_dataset
+from dataset_scripts.core.hub_folder import BUILD_INFO, OutputFolderError
 from dataset_scripts.registry import get_dataset
 from evaluators.cli import main
 from tests.reliability.stel_fixture import write_stel
@@ -113,7 +114,7 @@ def test_fake_marker_is_not_a_build(tmp_path) -> None:
 
 
 def test_failed_write_keeps_previous_build_and_leaves_no_staging(tmp_path, monkeypatch) -> None:
-    import dataset_scripts.hub_folder as hub_folder
+    import dataset_scripts.core.hub_folder as hub_folder
 
     out = tmp_path / "demo"
     build_dataset(get_dataset(DEMO), None, out)

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dataset_scripts.hub_folder import build_dataset
+from dataset_scripts.build import build_dataset
 from dataset_scripts.registry import get_dataset
 from evaluators.cache import CacheDamagedError, CacheDamageWarning, EmbeddingCache
 from evaluators.cli import main

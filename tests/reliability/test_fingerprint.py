@@ -83,7 +83,7 @@ def test_changed_csv_data_is_not_reused_on_resume(tmp_path: Path, capsys) -> Non
 
 
 def test_parquet_layout_still_fingerprinted(tmp_path: Path) -> None:
-    from dataset_scripts.hub_folder import build_dataset
+    from dataset_scripts.build import build_dataset
     from dataset_scripts.registry import get_dataset
 
     folder, _ = build_dataset(get_dataset("stylebench/demo"), None, tmp_path / "demo")

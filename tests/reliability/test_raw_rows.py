@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.raw_io import RawDecodeError, iter_jsonl, open_text
 from dataset_scripts.steb.stel import build_feature
-from evaluators.errors import DataError
 from tests.reliability.stel_fixture import stel_file, write_stel
 
 

@@ -177,7 +177,7 @@ def expected_demo_auc() -> float:
     import tempfile
     from pathlib import Path
 
-    from dataset_scripts.hub_folder import build_dataset
+    from dataset_scripts.build import build_dataset
     from dataset_scripts.registry import get_dataset
     from evaluators.demo import make_encoder
     from evaluators.runner import Runner, plan_tasks

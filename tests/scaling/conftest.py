@@ -20,8 +20,8 @@ class LocalMiniLM:
 
 @pytest.fixture(scope="session")
 def demo_specs(tmp_path_factory: pytest.TempPathFactory) -> list:
+    from dataset_scripts.build import build_dataset
     from dataset_scripts.demo.build import HUB_ID
-    from dataset_scripts.hub_folder import build_dataset
     from dataset_scripts.registry import get_dataset
     from evaluators.runner import plan_tasks
 

@@ -26,7 +26,7 @@ def build_small(
     out: Path, corpora: Path, n: int = len(SMALL_STEB), hub_ids: tuple[str, ...] = SMALL_STEB
 ) -> list[str]:
     """Build the first ``n`` of ``hub_ids`` under ``out``; their folder paths."""
-    from dataset_scripts.hub_folder import build_dataset
+    from dataset_scripts.build import build_dataset
     from dataset_scripts.registry import get_dataset
     from dataset_scripts.status import dataset_status
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from dataset_scripts.core.errors import StylebenchError
 from evaluators.encoders.multi_device import MultiDeviceEncoder, parse_devices
-from evaluators.errors import StylebenchError
 
 
 def test_parse_devices() -> None:
@@ -38,8 +38,8 @@ def test_workers_split_batches_and_agree_with_one_process() -> None:
 
 
 def test_worker_errors_are_clear(tmp_path: Path) -> None:
+    from dataset_scripts.core.errors import UnknownNameError
     from evaluators.encoders import get_encoder
-    from evaluators.errors import UnknownNameError
 
     # refused before any worker starts
     with pytest.raises(StylebenchError, match=r"tfidf-ngrams must be fitted"):

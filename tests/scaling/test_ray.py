@@ -121,8 +121,8 @@ def test_ray_run_equals_serial_and_resumes(
 def test_ray_progress_and_failure_report(
     cluster, datasets: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    from dataset_scripts.core.errors import StylebenchError
     from evaluators.distributed import run_on_ray
-    from evaluators.errors import StylebenchError
     from evaluators.runner import plan_tasks
 
     specs = plan_tasks(datasets[:1])

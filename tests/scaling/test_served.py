@@ -23,8 +23,8 @@ from typing import ClassVar
 import numpy as np
 import pytest
 
-from evaluators.errors import StylebenchError
-from evaluators.openai_client import OpenAIClient, OpenAIError, parse_served_spec
+from dataset_scripts.core.errors import StylebenchError
+from dataset_scripts.core.openai_client import OpenAIClient, OpenAIError, parse_served_spec
 
 # ----------------------------------------------------------------- spec syntax
 
@@ -49,7 +49,7 @@ def test_one_spec_syntax_for_embeddings_and_chat() -> None:
 
 
 def test_chat_clients_parse_the_same_spec() -> None:
-    from dataset_scripts.arb.generate import OpenAIChatBackend, make_backend
+    from evaluators.arb.generate import OpenAIChatBackend, make_backend
     from evaluators.styledisc.generators import OpenAIChatGenerator, get_generator
 
     judge = get_generator("openai:judge-model@http://127.0.0.1:9/v1")

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy.stats import spearmanr
 
-from evaluators.errors import DataError
+from dataset_scripts.core.errors import DataError
 from evaluators.steb_scores.clusters import (
     discover_clusters,
     discover_task_clusters,

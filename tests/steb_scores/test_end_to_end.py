@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dataset_scripts.hub_folder import build_dataset
+from dataset_scripts.build import build_dataset
 from dataset_scripts.registry import get_dataset
 from evaluators.encoders import get_encoder
 from evaluators.runner import Runner, plan_tasks

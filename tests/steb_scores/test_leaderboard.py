@@ -11,9 +11,9 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.steb.catalog import all_entries
 from evaluators.cli import cli, main
-from evaluators.errors import DataError
 from evaluators.steb_scores.benchmarks import (
     BENCHMARKS,
     benchmark_datasets,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.errors import UnknownNameError
+from dataset_scripts.core.errors import UnknownNameError
 from evaluators.steb_scores.reference import (
     paper_models,
     recompute_averages,

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dataset_scripts.hub_folder import BUILD_INFO
+from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.hub_folder import BUILD_INFO
 from evaluators.cli import cli
-from evaluators.errors import DataError
 
 pytestmark = pytest.mark.corpora
 

@@ -10,7 +10,7 @@ from typing import ClassVar
 
 import pytest
 
-from evaluators.errors import StylebenchError
+from dataset_scripts.core.errors import StylebenchError
 from evaluators.styledisc.generators import OpenAIChatGenerator, get_generator
 from evaluators.styledisc.judge import judge_triplets, parse_answer, positive_first
 from evaluators.styledisc.llm_setting import llm_triplets

@@ -107,14 +107,14 @@ def test_votes_follow_eq1_with_ties_as_abstentions() -> None:
 
 
 def test_unknown_metric_is_one_line_error() -> None:
-    from evaluators.errors import UnknownNameError
+    from dataset_scripts.core.errors import UnknownNameError
 
     with pytest.raises(UnknownNameError, match="unknown metric 'bleurt'"):
         get_metric("bleurt")
 
 
 def test_paper_style_encoders_by_name_fail_cleanly_offline(monkeypatch) -> None:
-    from evaluators.errors import StylebenchError
+    from dataset_scripts.core.errors import StylebenchError
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     metric = get_metric("StyleDistance")

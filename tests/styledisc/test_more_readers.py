@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.styledisc_schema import CONFIG
 from dataset_scripts.registry import get_dataset
 from dataset_scripts.styledisc import build as styledisc_build
 from dataset_scripts.styledisc import more_domains
@@ -26,8 +28,6 @@ from dataset_scripts.styledisc.more_readers import (
     read_lyrics,
 )
 from dataset_scripts.styledisc.readers import Document
-from dataset_scripts.styledisc.schema import CONFIG
-from evaluators.errors import DataError
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.styledisc.readers import (
     normalise_reuters_author,
     read_ccat50,
@@ -17,7 +18,6 @@ from dataset_scripts.styledisc.readers import (
     read_m4,
     read_reuters21578,
 )
-from evaluators.errors import DataError
 
 SGML = """<!DOCTYPE lewis SYSTEM "lewis.dtd">
 <REUTERS TOPICS="YES" LEWISSPLIT="TRAIN" CGISPLIT="TRAINING-SET" OLDID="1" NEWID="7">

@@ -6,6 +6,8 @@ from collections import Counter
 
 import pytest
 
+from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.styledisc_schema import validate_triplets
 from dataset_scripts.styledisc.readers import Document
 from dataset_scripts.styledisc.sampling import (
     DOMAIN_RULES,
@@ -14,8 +16,6 @@ from dataset_scripts.styledisc.sampling import (
     rules_for,
     triplets,
 )
-from dataset_scripts.styledisc.schema import validate_triplets
-from evaluators.errors import DataError
 
 
 def words(text: str) -> int:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from dataset_scripts.hub_folder import write_hub_folder
+from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.hub_folder import write_hub_folder
 from dataset_scripts.registry import get_dataset
-from evaluators.errors import DataError
 from tests.valla import fixtures
 
 

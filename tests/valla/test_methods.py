@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from dataset_scripts.core.errors import StylebenchError
 from evaluators.metric_math import macro_accuracy, roc_auc
 from evaluators.valla.ngram import NgramAA, NgramAV, NgramConfig, distort
 from evaluators.valla.ppm import PPMAA, PPMAV, PPMConfig, _Worker, compressed_size
@@ -49,14 +50,16 @@ def test_ngram_aa_learns_authors() -> None:
     assert np.allclose(proba.sum(axis=1), 1.0)
 
 
-def test_ngram_av_scores_same_author_higher() -> None:
+@pytest.mark.parametrize("av_model", ["valla", "families"])
+def test_ngram_av_scores_same_author_higher(av_model: str) -> None:
     texts, authors = corpus(6)
     t1, t2, y = [], [], []
     for i, a in enumerate(texts):
         for j, b in enumerate(texts):
             if i < j and (i + j) % 3 == 0:
                 t1.append(a), t2.append(b), y.append(int(authors[i] == authors[j]))
-    model = NgramAV(NgramConfig(min_df=1, max_iter=200)).fit(t1, t2, y)
+    config = NgramConfig(min_df=1, max_iter=200, av_model=av_model, av_epochs=20)
+    model = NgramAV(config).fit(t1, t2, y)
     test, gold = corpus(2, offset=30)
     u1, u2, z = [], [], []
     for i in range(len(test)):
@@ -65,6 +68,8 @@ def test_ngram_av_scores_same_author_higher() -> None:
     scores = model.score(u1, u2)
     assert ((scores >= 0) & (scores <= 1)).all()
     assert roc_auc(scores, z) > 0.9
+    with pytest.raises(StylebenchError, match="av_model"):
+        NgramConfig(av_model="svm")
 
 
 def test_ppm_worker_matches_direct_encoding() -> None:

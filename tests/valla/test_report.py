@@ -92,7 +92,7 @@ def test_results_round_trip(tmp_path: Path) -> None:
 
 
 def test_cli_run_and_report(tmp_path: Path) -> None:
-    from dataset_scripts.hub_folder import build_dataset
+    from dataset_scripts.build import build_dataset
     from dataset_scripts.registry import get_dataset
     from evaluators.cli import cli
 

@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.valla.pan import held_out_authors, unseen_author_pairs
 from dataset_scripts.valla.splits import (
     av_pairs,
@@ -15,7 +16,6 @@ from dataset_scripts.valla.splits import (
     stratified_split,
     unseen_author_split,
 )
-from evaluators.errors import DataError
 
 
 def rows(authors: dict[str, int]) -> list[dict]:

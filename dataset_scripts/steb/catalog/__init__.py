@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from dataset_scripts.registry import DatasetSpec, register_catalogue, register_releases
+from dataset_scripts.core.spec import DatasetSpec
+from dataset_scripts.registry import register_catalogue, register_releases
 from dataset_scripts.steb import STEB_CITATION
 
 # STEB task types, as named by stylebench's evaluators

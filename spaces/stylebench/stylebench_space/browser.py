@@ -37,7 +37,7 @@ def _status(spec: Any) -> str:
 
 def _tasks(spec: Any, folder: Path | None) -> str:
     """Task types: those the spec declares, else those its built configs serve."""
-    from dataset_scripts.schemas import SCHEMAS
+    from dataset_scripts.core.schemas import SCHEMAS
 
     tasks = list(spec.extra.get("task_types") or ())
     if not tasks and folder is not None:

@@ -173,8 +173,8 @@ def _regime_of(row: dict[str, str], line: int) -> str:
     their ``generator`` value when there is one, so each generator is its own row)."""
     if "regime" in row:
         return row["regime"].strip()
+    from dataset_scripts.core.errors import DataError
     from evaluators.detect.data import parse_label
-    from evaluators.errors import DataError
 
     try:
         machine = parse_label(row["label"], f"detector set: row {line}", "label")

@@ -1,7 +1,7 @@
 """Tab 1, embedding models: run an encoder on style tasks and show the STEB leaderboard.
 
 Datasets are the embedded demo suite (built on first use with
-``dataset_scripts.hub_folder.build_dataset``), folders built by ``stylebench build`` under the
+``dataset_scripts.build.build_dataset``), folders built by ``stylebench build`` under the
 Space's dataset roots, and Hub dataset ids. Runs go through ``evaluators.runner.Runner`` with an
 on-disk embedding cache, one task at a time so the progress bar moves and a run stops at
 :data:`~stylebench_space.safety.MAX_RUN_SECONDS`.
@@ -64,8 +64,9 @@ def dataset_roots() -> list[Path]:
 
 def ensure_demo_dataset() -> Path:
     """The built demo suite folder (built once, atomically, on first use)."""
+    from dataset_scripts.build import build_dataset
+    from dataset_scripts.core.hub_folder import BUILD_INFO
     from dataset_scripts.demo.build import HUB_ID
-    from dataset_scripts.hub_folder import BUILD_INFO, build_dataset
     from dataset_scripts.registry import get_dataset
 
     spec = get_dataset(HUB_ID)
@@ -78,7 +79,7 @@ def ensure_demo_dataset() -> Path:
 
 def built_datasets() -> dict[str, Path]:
     """``{display name: folder}`` of built dataset folders (``stylebench_build.json`` inside)."""
-    from dataset_scripts.hub_folder import BUILD_INFO
+    from dataset_scripts.core.hub_folder import BUILD_INFO
 
     found: dict[str, Path] = {}
     for root in dataset_roots():
@@ -208,7 +209,7 @@ def run_embedding(
     max_seconds: float = MAX_RUN_SECONDS,
 ) -> EmbeddingRun:
     """Evaluate ``encoder_choice`` on the chosen datasets' tasks (all when ``tasks`` is empty)."""
-    from dataset_scripts.schemas import SCHEMAS
+    from dataset_scripts.core.schemas import SCHEMAS
     from evaluators.report import plot_scores
     from evaluators.runner import Runner, plan_tasks
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.registry import all_datasets, get_dataset
 from dataset_scripts.steb import ai_detection, pan_av, pan_style_change, retrieval_sets
 from dataset_scripts.steb.catalog import CLUSTERING, PREDEFINED, RETRIEVAL
 from dataset_scripts.steb.catalog.authorship import DATASETS, MULTILINGUAL
-from evaluators.errors import DataError
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -368,7 +368,7 @@ def test_pan23_headline_folder_loads_with_datasets(tmp_path: Path) -> None:
     ``datasets.load_dataset`` and read the protocol in its card."""
     from datasets import load_dataset
 
-    from dataset_scripts.hub_folder import build_dataset
+    from dataset_scripts.build import build_dataset
 
     spec = get_dataset("steb/pan23_style_change_easy")
     folder, _ = build_dataset(spec, FIXTURES / "pan23", tmp_path / "pan23_style_change_easy")

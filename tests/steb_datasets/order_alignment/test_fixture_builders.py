@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from dataset_scripts.hub_folder import build_dataset
+from dataset_scripts.build import build_dataset
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.registry import get_dataset
 from dataset_scripts.steb import (
     aave_sae,
@@ -22,7 +23,6 @@ from dataset_scripts.steb import (
     synthstel,
 )
 from evaluators.data import load_table
-from evaluators.errors import DataError
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

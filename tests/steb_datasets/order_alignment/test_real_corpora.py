@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dataset_scripts.hub_folder import build_dataset
+from dataset_scripts.build import build_dataset
+from dataset_scripts.core.schemas import SCHEMAS
 from dataset_scripts.registry import get_dataset
-from dataset_scripts.schemas import SCHEMAS
 from evaluators.data import load_table
 from evaluators.encoders import get_encoder
 from evaluators.tasks import EmbeddingLookup, get_evaluator

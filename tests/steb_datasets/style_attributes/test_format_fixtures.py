@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from dataset_scripts.hub_folder import build_dataset
+from dataset_scripts.build import build_dataset
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.registry import get_dataset
 from evaluators.data import load_table
-from evaluators.errors import DataError
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

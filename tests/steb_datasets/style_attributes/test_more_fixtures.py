@@ -13,12 +13,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from dataset_scripts.hub_folder import build_dataset
+from dataset_scripts.build import build_dataset
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.registry import get_dataset
 from dataset_scripts.steb.ceeces import period
 from dataset_scripts.steb.endive import variety
 from evaluators.data import load_table
-from evaluators.errors import DataError
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

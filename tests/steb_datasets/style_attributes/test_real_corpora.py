@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from dataset_scripts.hub_folder import build_dataset
+from dataset_scripts.build import build_dataset
 from dataset_scripts.registry import get_dataset
 from evaluators.data import load_table
 from evaluators.encoders import get_encoder

@@ -25,88 +25,72 @@ the text out.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from datasets import Features, Value
-from datasets import Sequence as HFSequence
+if TYPE_CHECKING:
+    from datasets import Features
 
-from evaluators.errors import DataError
+from dataset_scripts.core.arb_schema import ARB_SCHEMA
+from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.schema import Schema, to_features
+from dataset_scripts.core.styledisc_schema import TRIPLET_SCHEMA
 
+STEB_SCHEMAS: tuple[Schema, ...] = (
+    Schema(
+        "labelled_texts",
+        {"id": "string", "text": "string", "label": "string"},
+        ("clustering", "all_to_all_pairs"),
+        "one text per row with its style label",
+        ("text",),
+    ),
+    Schema(
+        "text_pairs",
+        {
+            "id": "string",
+            "text1": "string",
+            "text2": "string",
+            "label": "int8",
+        },
+        ("predefined_pairs",),
+        "a predefined pair of texts; label 1 = same style/author, 0 = different",
+        ("text1", "text2"),
+    ),
+    Schema(
+        "style_sequences",
+        {
+            "id": "string",
+            "group": "string",
+            "texts": "list<string>",
+            "styles": "list<string>",
+        },
+        ("order_alignment",),
+        "a parallel sequence of texts ordered from most to least of the group's style",
+        ("texts",),
+    ),
+    Schema(
+        "retrieval",
+        {
+            "id": "string",
+            "author": "string",
+            "role": "string",
+            "texts": "list<string>",
+        },
+        ("retrieval",),
+        "a query or target: one or more documents by one author",
+        ("texts",),
+    ),
+    Schema(
+        "probing",
+        {"id": "string", "text": "string"},  # + label_/split_ pairs
+        ("probing",),
+        "a text with, per linguistic feature, a quantile-bin label and a split",
+        ("text",),
+    ),
+)
 
-@dataclass(frozen=True)
-class Schema:
-    name: str
-    features: Features
-    task_types: tuple[str, ...]
-    description: str
-    text_columns: tuple[str, ...]  # columns holding a text (str) or texts (list[str])
-    # family-specific table checks run after the generic ones: (rows, source) -> None
-    validator: Callable[[Sequence[Mapping[str, Any]], str], None] | None = None
-
-
-SCHEMAS: dict[str, Schema] = {
-    s.name: s
-    for s in (
-        Schema(
-            "labelled_texts",
-            Features({"id": Value("string"), "text": Value("string"), "label": Value("string")}),
-            ("clustering", "all_to_all_pairs"),
-            "one text per row with its style label",
-            ("text",),
-        ),
-        Schema(
-            "text_pairs",
-            Features(
-                {
-                    "id": Value("string"),
-                    "text1": Value("string"),
-                    "text2": Value("string"),
-                    "label": Value("int8"),
-                }
-            ),
-            ("predefined_pairs",),
-            "a predefined pair of texts; label 1 = same style/author, 0 = different",
-            ("text1", "text2"),
-        ),
-        Schema(
-            "style_sequences",
-            Features(
-                {
-                    "id": Value("string"),
-                    "group": Value("string"),
-                    "texts": HFSequence(Value("string")),
-                    "styles": HFSequence(Value("string")),
-                }
-            ),
-            ("order_alignment",),
-            "a parallel sequence of texts ordered from most to least of the group's style",
-            ("texts",),
-        ),
-        Schema(
-            "retrieval",
-            Features(
-                {
-                    "id": Value("string"),
-                    "author": Value("string"),
-                    "role": Value("string"),
-                    "texts": HFSequence(Value("string")),
-                }
-            ),
-            ("retrieval",),
-            "a query or target: one or more documents by one author",
-            ("texts",),
-        ),
-        Schema(
-            "probing",
-            Features({"id": Value("string"), "text": Value("string")}),  # + label_/split_ pairs
-            ("probing",),
-            "a text with, per linguistic feature, a quantile-bin label and a split",
-            ("text",),
-        ),
-    )
-}
+# Every schema, listed here explicitly: STEB's, ARB's quartets, style-discrimination triplets.
+SCHEMAS: dict[str, Schema] = {s.name: s for s in (*STEB_SCHEMAS, ARB_SCHEMA, TRIPLET_SCHEMA)}
 
 TASK_TYPES: tuple[str, ...] = (
     "clustering",
@@ -135,11 +119,11 @@ def probing_features(column_names: Sequence[str]) -> list[str]:
 
 
 def probing_features_spec(features: Sequence[str]) -> Features:
-    spec = dict(SCHEMAS["probing"].features)
+    spec = dict(SCHEMAS["probing"].columns)
     for name in features:
-        spec[f"label_{name}"] = Value("int8")
-        spec[f"split_{name}"] = Value("string")
-    return Features(spec)
+        spec[f"label_{name}"] = "int8"
+        spec[f"split_{name}"] = "string"
+    return to_features(spec)
 
 
 def _where(source: str, index: int) -> str:
@@ -154,7 +138,7 @@ def validate_rows(schema_name: str, rows: Sequence[Mapping[str, Any]], source: s
     schema = SCHEMAS[schema_name]
     if len(rows) == 0:
         raise DataError(f"{source}: dataset is empty (schema {schema_name})")
-    required = list(schema.features)
+    required = list(schema.columns)
     seen_ids: set[str] = set()
     for index, row in enumerate(rows):
         for column in required:
@@ -227,10 +211,3 @@ def _validate_table(schema_name: str, rows: Sequence[Mapping[str, Any]], source:
             raise DataError(f"{source}: retrieval data needs both query and target rows")
         if not queries & targets:
             raise DataError(f"{source}: no author has both a query and a target")
-
-
-# Schemas of the other benchmark families live with their builders and add themselves
-# to SCHEMAS on import; importing them here makes every schema known wherever data is
-# loaded (the import sits at the end: those modules import Schema and SCHEMAS from here).
-from dataset_scripts.arb import schema as _arb_schema  # noqa: E402, F401
-from dataset_scripts.styledisc import schema as _styledisc_schema  # noqa: E402, F401

@@ -1,6 +1,6 @@
 """The ``style_triplets`` schema: one (reference, positive, negative) triplet per row.
 
-Columns (Hugging Face ``Features`` in :data:`TRIPLET_FEATURES`):
+Columns (Hugging Face ``Features`` in :data:`TRIPLET_COLUMNS`):
 
 =====================  ===========================================================
 ``id``                 unique triplet id (``<setting>-<domain>-<n>``)
@@ -25,8 +25,8 @@ Columns (Hugging Face ``Features`` in :data:`TRIPLET_FEATURES`):
 ``negative_tokens``
 =====================  ===========================================================
 
-Folders are written by the shared :func:`dataset_scripts.hub_folder.write_hub_folder`;
-:func:`validate_triplets` checks rows the way :func:`dataset_scripts.schemas.validate_rows`
+Folders are written by the shared :func:`dataset_scripts.core.hub_folder.write_hub_folder`;
+:func:`validate_triplets` checks rows the way :func:`dataset_scripts.core.schemas.validate_rows`
 checks STEB's schemas (one :class:`DataError` naming source, row, column and value).
 """
 
@@ -35,34 +35,30 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from datasets import Features, Value
-
-from dataset_scripts.schemas import SCHEMAS, Schema
-from evaluators.errors import DataError
+from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.schema import Schema
 
 CONFIG = "style_triplets"
 SETTINGS: tuple[str, ...] = ("DD", "AA", "LLM")
 TASK_TYPE = "style_discrimination"
 
-TRIPLET_FEATURES = Features(
-    {
-        "id": Value("string"),
-        "setting": Value("string"),
-        "domain": Value("string"),
-        "negative_domain": Value("string"),
-        "reference": Value("string"),
-        "positive": Value("string"),
-        "negative": Value("string"),
-        "author": Value("string"),
-        "negative_author": Value("string"),
-        "author_known": Value("bool"),
-        "query": Value("string"),
-        "generator": Value("string"),
-        "reference_tokens": Value("int32"),
-        "positive_tokens": Value("int32"),
-        "negative_tokens": Value("int32"),
-    }
-)
+TRIPLET_COLUMNS: dict[str, str] = {
+    "id": "string",
+    "setting": "string",
+    "domain": "string",
+    "negative_domain": "string",
+    "reference": "string",
+    "positive": "string",
+    "negative": "string",
+    "author": "string",
+    "negative_author": "string",
+    "author_known": "bool",
+    "query": "string",
+    "generator": "string",
+    "reference_tokens": "int32",
+    "positive_tokens": "int32",
+    "negative_tokens": "int32",
+}
 
 
 def _where(source: str, index: int) -> str:
@@ -77,7 +73,7 @@ def validate_triplets(rows: Sequence[Mapping[str, Any]], source: str) -> None:
     seen: set[str] = set()
     for index, row in enumerate(rows):
         where = _where(source, index)
-        for column in TRIPLET_FEATURES:
+        for column in TRIPLET_COLUMNS:
             if column not in row:
                 raise DataError(f"{where}: missing column {column!r}")
         if row["id"] in seen:
@@ -126,12 +122,9 @@ def validate_triplets(rows: Sequence[Mapping[str, Any]], source: str) -> None:
 
 TRIPLET_SCHEMA = Schema(
     CONFIG,
-    TRIPLET_FEATURES,
+    TRIPLET_COLUMNS,
     (TASK_TYPE,),
     "a reference text with a stylistically closer positive and a farther negative candidate",
     ("reference", "positive", "negative"),
     validator=validate_triplets,
 )
-# Registered on import; dataset_scripts/schemas.py imports this module so the schema is
-# known wherever data is written or loaded.
-SCHEMAS.setdefault(CONFIG, TRIPLET_SCHEMA)

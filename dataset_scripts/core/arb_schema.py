@@ -1,5 +1,5 @@
 """The ARB quartet schema (config ``quartets``), in the style of
-:mod:`dataset_scripts.schemas`, and the writer of an ARB Hub-ready folder.
+:mod:`dataset_scripts.core.schemas`, and the writer of an ARB Hub-ready folder.
 
 One row is one text. The first twelve columns are exactly the fields of the ARB release
 (paper Sec. Data Availability): ``id, text, label, label_id, regime, source_dataset,
@@ -11,23 +11,19 @@ labels of Table 2, the human source's length stratum, the Free-LLM generator whe
 differs from the block's generator, and the four quality flags of Sec. 4.6 (kept, never
 dropped).
 
-The shared :func:`dataset_scripts.hub_folder.write_hub_folder` validates STEB schemas only,
+The shared :func:`dataset_scripts.core.hub_folder.write_hub_folder` validates STEB schemas only,
 so :func:`write_arb_folder` writes the Parquet with ``datasets``' ``to_parquet`` and the card
-with :func:`dataset_scripts.cards.render_card` (the schema is made known to the card
+with :func:`dataset_scripts.core.cards.render_card` (the schema is made known to the card
 template only for the duration of the call).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
-from datasets import Features, Value
-
-from dataset_scripts.registry import DatasetSpec
-from dataset_scripts.schemas import SCHEMAS, Schema
-from evaluators.errors import DataError
+from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.schema import Schema
 
 CONFIG = "quartets"
 REGIMES: tuple[str, ...] = ("Human", "Free-LLM", "H2L", "LLM2L")
@@ -55,40 +51,38 @@ RELEASE_FIELDS: tuple[str, ...] = (
     "word_count",
 )
 
-ARB_FEATURES = Features(
-    {
-        "id": Value("string"),
-        "text": Value("string"),
-        "label": Value("string"),
-        "label_id": Value("int8"),
-        "regime": Value("string"),
-        "source_dataset": Value("string"),
-        "source_dataset_short": Value("string"),
-        "generator_model": Value("string"),
-        "source_index": Value("int64"),
-        "pair_id": Value("string"),
-        "text_sha256": Value("string"),
-        "word_count": Value("int32"),
-        "content_origin": Value("string"),
-        "surface": Value("string"),
-        "length_stratum": Value("string"),
-        "free_llm_model": Value("string"),
-        "flag_short": Value("bool"),
-        "flag_refusal": Value("bool"),
-        "flag_non_english": Value("bool"),
-        "flag_duplicate": Value("bool"),
-    }
-)
+ARB_COLUMNS: dict[str, str] = {
+    "id": "string",
+    "text": "string",
+    "label": "string",
+    "label_id": "int8",
+    "regime": "string",
+    "source_dataset": "string",
+    "source_dataset_short": "string",
+    "generator_model": "string",
+    "source_index": "int64",
+    "pair_id": "string",
+    "text_sha256": "string",
+    "word_count": "int32",
+    "content_origin": "string",
+    "surface": "string",
+    "length_stratum": "string",
+    "free_llm_model": "string",
+    "flag_short": "bool",
+    "flag_refusal": "bool",
+    "flag_non_english": "bool",
+    "flag_duplicate": "bool",
+}
 
 
 def validate_quartet_rows(rows: Sequence[Mapping[str, Any]], source: str) -> None:
     """Raise :class:`DataError` naming the source, row, column and value of the first
     violation (missing/extra column, wrong type, unknown regime, inconsistent labels)."""
-    expected = list(ARB_FEATURES)
+    expected = list(ARB_COLUMNS)
     for i, row in enumerate(rows):
         if list(row) != expected:
             missing = [c for c in expected if c not in row]
-            extra = [c for c in row if c not in ARB_FEATURES]
+            extra = [c for c in row if c not in ARB_COLUMNS]
             raise DataError(
                 f"{source}: row {i}: columns differ from the ARB schema "
                 f"(missing {missing}, extra {extra})"
@@ -112,27 +106,9 @@ def validate_quartet_rows(rows: Sequence[Mapping[str, Any]], source: str) -> Non
 
 ARB_SCHEMA = Schema(
     CONFIG,
-    ARB_FEATURES,
+    ARB_COLUMNS,
     ("arb_detection",),
     "one text of a matched four-regime quartet (Human, Free-LLM, H2L, LLM2L)",
     ("text",),
     validator=validate_quartet_rows,
 )
-# Registered on import; dataset_scripts/schemas.py imports this module so the schema is
-# known wherever data is written or loaded.
-SCHEMAS.setdefault(CONFIG, ARB_SCHEMA)
-
-
-def write_arb_folder(
-    spec: DatasetSpec,
-    rows: Sequence[Mapping[str, Any]],
-    out_dir: Path,
-    dropped: Mapping[str, int] | None = None,
-    build_info: Mapping[str, Any] | None = None,
-    split: str = "train",
-) -> Path:
-    """Write the quartets as a Hub-ready folder through the shared writer
-    (``data/quartets/<split>-00000-of-00001.parquet``, README.md, build info)."""
-    from dataset_scripts.hub_folder import write_hub_folder  # hub_folder imports schemas
-
-    return write_hub_folder(spec, {CONFIG: {split: list(rows)}}, Path(out_dir), dropped, build_info)

@@ -53,7 +53,7 @@ import numpy as np
 
 from dataset_scripts.arb.prompts import DECODING, MAX_RETRIES, SYSTEM_PROMPT, TEMPLATES
 from dataset_scripts.arb.quality import STRATA, add_flags, length_stratum, word_count
-from evaluators.errors import DataError, StylebenchError
+from dataset_scripts.core.errors import DataError, StylebenchError
 
 MIN_WORDS, MAX_WORDS = 150, 500
 TOPIC_MAX_WORDS = 40
@@ -311,7 +311,7 @@ class TransformersBackend:
 
 class OpenAIChatBackend:
     """An OpenAI-compatible chat-completions server through the shared client
-    (:mod:`evaluators.openai_client`: retries 429/5xx with backoff)."""
+    (:mod:`dataset_scripts.core.openai_client`: retries 429/5xx with backoff)."""
 
     def __init__(
         self,
@@ -321,7 +321,7 @@ class OpenAIChatBackend:
         timeout: float = 120.0,
         merge_system: bool | None = None,
     ) -> None:
-        from evaluators.openai_client import OpenAIClient
+        from dataset_scripts.core.openai_client import OpenAIClient
 
         self.name = model
         self.client = OpenAIClient(base_url, api_key=api_key, timeout=timeout, max_retries=3)
@@ -329,7 +329,7 @@ class OpenAIChatBackend:
         self.merge_system = "gemma" in model.lower() if merge_system is None else merge_system
 
     def generate(self, messages: list[dict[str, str]], decoding: dict[str, Any], seed: int) -> str:
-        from evaluators.openai_client import OpenAIError
+        from dataset_scripts.core.openai_client import OpenAIError
 
         try:
             return self.client.chat(
@@ -350,10 +350,10 @@ class GenerationError(StylebenchError):
 
 
 def make_backend(spec: str) -> Backend:
-    """``openai:<model>@<base_url>`` (the spec syntax of :mod:`evaluators.openai_client`)
+    """``openai:<model>@<base_url>`` (the spec syntax of :mod:`dataset_scripts.core.openai_client`)
     or a local model spec."""
     if spec.startswith("openai:"):
-        from evaluators.openai_client import parse_served_spec
+        from dataset_scripts.core.openai_client import parse_served_spec
 
         served = parse_served_spec(spec, "openai")
         return OpenAIChatBackend(served.model, served.base_url)
@@ -507,8 +507,8 @@ def run_generation(
     if write_folder and rows:
         from dataclasses import replace
 
+        from dataset_scripts.arb.folder import write_arb_folder
         from dataset_scripts.arb.quartets import SPEC, protocol_markdown
-        from dataset_scripts.arb.schema import write_arb_folder
 
         spec = replace(
             SPEC,

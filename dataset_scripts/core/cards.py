@@ -1,5 +1,5 @@
 """The one dataset-card template: YAML front matter (configs, features, licence, tags)
-plus a Markdown body rendered from a :class:`~dataset_scripts.registry.DatasetSpec`.
+plus a Markdown body rendered from a :class:`~dataset_scripts.core.spec.DatasetSpec`.
 
 Two layouts share it. A dataset that is its own repo names its configs for their
 schemas (``labelled_texts``, ...). A source release that STEB splits into several datasets
@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from dataset_scripts.schemas import SCHEMAS
+from dataset_scripts.core.schemas import SCHEMAS
 
 if TYPE_CHECKING:
     from datasets import Features
 
-    from dataset_scripts.registry import DatasetSpec
+    from dataset_scripts.core.spec import DatasetSpec
 
 ALL_CONFIG = "all"  # the default config of a multi-dataset release: every config as a split
 STYLEBENCH_KEY = "stylebench"  # card metadata: repo id, and each config's schema and dataset
@@ -265,7 +265,7 @@ def render_card(
     ]
     for config, splits in counts.items():
         schema = SCHEMAS[schemas[config]]
-        columns = ", ".join(schema.features) + (
+        columns = ", ".join(schema.columns) + (
             ", label_<feature>, split_<feature>" if schema.name == "probing" else ""
         )
         for split, n in splits.items():
