@@ -50,6 +50,7 @@ from dataset_scripts.core.errors import StylebenchError
 FAMILIES = ("char", "dist_char", "word", "pos", "stats")
 DEFAULT_FAMILIES = ("char", "dist_char", "word")
 CLASSIFIERS = ("logreg", "sgd")
+AV_MODELS = ("valla", "families")
 
 
 def base_preprocess(text: str) -> str:
@@ -89,12 +90,24 @@ class NgramConfig:
     C: float = 1.0
     max_iter: int = 100
     seed: int = 0
+    # AV: "valla" = Valla's FeatureDifference.py as executed; "families" = the AA families'
+    # scaled TF-IDF differences into a balanced logistic regression (stylebench's earlier AV)
+    av_model: str = "valla"
+    av_char_range: tuple[int, int] = (1, 3)
+    av_min_df: float = 0.1
+    av_epochs: int = 200
+    av_batch: int = 128
+    av_search_iters: int = 2
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         unknown = [f for f in self.families if f not in FAMILIES]
         if unknown or not self.families:
             raise StylebenchError(f"Ngram families must be a non-empty subset of {FAMILIES}")
+        if self.av_model not in AV_MODELS:
+            raise StylebenchError(
+                f"Ngram av_model must be one of {AV_MODELS}, not {self.av_model!r}"
+            )
         if self.classifier not in CLASSIFIERS:
             raise StylebenchError(
                 f"Ngram classifier must be one of {CLASSIFIERS}, not {self.classifier!r}"
@@ -215,7 +228,7 @@ class NgramAA:
 
 
 class NgramAV:
-    """Feature-difference logistic regression (Weerasinghe et al. 2021)."""
+    """Feature-difference classifier (Weerasinghe et al. 2021), see the module notes."""
 
     def __init__(self, config: NgramConfig | None = None) -> None:
         config = config or NgramConfig()
@@ -224,9 +237,25 @@ class NgramAV:
             config = NgramConfig(**{**config.as_dict(), "families": ("char", "dist_char")})
         self.config = config
         self.families: list[_Family] = []
+        self.vectorizer: Any = None
+        self.scalers: tuple[Any, Any] | None = None
         self.model: Any = None
 
     def _features(self, texts: Sequence[str], fit: bool) -> Any:
+        if self.config.av_model == "valla":
+            if fit:
+                from sklearn.feature_extraction.text import TfidfVectorizer
+
+                # FeatureDifference.py's one active feature set: char_wb TF-IDF, min_df 0.1,
+                # scikit-learn's defaults otherwise (lower-casing included)
+                self.vectorizer = TfidfVectorizer(
+                    analyzer="char_wb",
+                    ngram_range=tuple(self.config.av_char_range),
+                    min_df=self.config.av_min_df,
+                    dtype=np.float64,
+                )
+                return self.vectorizer.fit_transform(texts).toarray()
+            return self.vectorizer.transform(texts).toarray()
         blocks = []
         if fit:
             self.families = [_Family(name, self.config) for name in self.config.families]
@@ -235,20 +264,66 @@ class NgramAV:
             blocks.append(sparse.csr_matrix(block))
         return sparse.hstack(blocks).tocsr()
 
-    def _pair_matrix(self, text1: Sequence[str], text2: Sequence[str], fit: bool) -> Any:
+    def _sides(self, text1: Sequence[str], text2: Sequence[str], fit: bool) -> tuple[Any, Any]:
+        """Feature rows of each pair's two texts (each distinct text vectorised once)."""
         unique = sorted(set(text1) | set(text2))
         index = {t: i for i, t in enumerate(unique)}
+        if fit and self.config.av_model == "valla":
+            # Valla fits the vectoriser on the stacked texts of every training pair
+            self._features(list(text1) + list(text2), fit=True)
+            fit = False
         features = self._features(unique, fit)
-        a = features[[index[t] for t in text1]]
-        b = features[[index[t] for t in text2]]
-        return abs(a - b)
+        return features[[index[t] for t in text1]], features[[index[t] for t in text2]]
+
+    def _pair_matrix(self, text1: Sequence[str], text2: Sequence[str], fit: bool) -> Any:
+        a, b = self._sides(text1, text2, fit)
+        if self.config.av_model != "valla":
+            return abs(a - b)
+        from sklearn.preprocessing import StandardScaler
+
+        if fit:  # one scaler on the stacked pair texts, a second on their differences
+            first = StandardScaler().fit(np.vstack([a, b]))
+            diff = np.abs(first.transform(a) - first.transform(b))
+            self.scalers = (first, StandardScaler().fit(diff))
+        assert self.scalers is not None
+        first, second = self.scalers
+        return second.transform(np.abs(first.transform(a) - first.transform(b)))
+
+    def _fit_sgd(self, x: np.ndarray, y: np.ndarray) -> Any:
+        """FeatureDifference.py's training: alpha from a randomised search (log-uniform in
+        [1e-4, 1]) on the first 100 shuffled pairs, then ``av_epochs`` passes of
+        mini-batch ``partial_fit`` in that order; the last epoch's model is kept."""
+        from scipy.stats import loguniform
+        from sklearn.linear_model import SGDClassifier
+        from sklearn.model_selection import RandomizedSearchCV
+
+        config = self.config
+        order = np.random.default_rng(config.seed).permutation(len(y))
+        x, y = x[order], y[order]
+        search = RandomizedSearchCV(
+            SGDClassifier(loss="log_loss", random_state=config.seed),
+            {"alpha": loguniform(1e-4, 1e0)},
+            n_iter=config.av_search_iters,
+            random_state=config.seed,
+        ).fit(x[:100], y[:100])
+        model = SGDClassifier(
+            loss="log_loss", alpha=search.best_params_["alpha"], random_state=config.seed
+        )
+        for _ in range(config.av_epochs):
+            for start in range(0, len(y), config.av_batch):
+                stop = start + config.av_batch
+                model.partial_fit(x[start:stop], y[start:stop], classes=[0, 1])
+        return model
 
     def fit(self, text1: Sequence[str], text2: Sequence[str], labels: Sequence[int]) -> NgramAV:
         if len(set(labels)) < 2:
             raise StylebenchError("Ngram_V needs same- and different-author training pairs")
-        self.model = _logistic(self.config, balanced=True).fit(
-            self._pair_matrix(text1, text2, fit=True), list(labels)
-        )
+        x = self._pair_matrix(text1, text2, fit=True)
+        y = np.asarray(labels, dtype=np.int64)
+        if self.config.av_model == "valla":
+            self.model = self._fit_sgd(x, y)
+        else:
+            self.model = _logistic(self.config, balanced=True).fit(x, y)
         return self
 
     def score(self, text1: Sequence[str], text2: Sequence[str]) -> np.ndarray:
