@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -16,6 +17,7 @@ from evaluators.dataset_commands import (
     Listing,
     alias,
     build_command,
+    corpora_root,
     list_command,
     list_datasets,
 )
@@ -26,12 +28,21 @@ def COMMAND() -> None:
     """ARB: four-regime quartets, AI-text detectors, block-bootstrap report."""
 
 
+def _raw_is_the_corpora_root(values: dict[str, Any]) -> dict[str, Any]:
+    """arb/quartets reads two corpora side by side: without --raw, the folder holding
+    them (--raw-root, default ../shared/corpora)."""
+    if values["raw"] is None:
+        values["raw"] = values["raw_root"] or corpora_root()
+    return values
+
+
 COMMAND.add_command(
     build_command(
         "arb",
         help="Build arb/quartets (Parquet + card) from the real corpora: --raw is the folder "
-        "holding raidar/ and gede_prelim/ (default: found under ../shared/corpora). "
-        "`stylebench build arb/quartets` is the same build.",
+        "holding raidar/ and gede_prelim/ (default: --raw-root, else ../shared/corpora). "
+        "`stylebench build arb/quartets --raw <that folder>` is the same build.",
+        prepare=_raw_is_the_corpora_root,
     )
 )
 

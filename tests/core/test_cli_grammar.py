@@ -151,6 +151,7 @@ def _files(folder: Path) -> dict[str, bytes]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.corpora
 def test_build_spellings_write_identical_folders(corpora: Path, tmp_path: Path) -> None:
     """`stylebench build <id>` and `stylebench <family> build` (and the old style
