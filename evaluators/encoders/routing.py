@@ -83,7 +83,8 @@ def steb_route(spec: str) -> Route:
     """Route a bare model path or hub id the way the STEB authors' ``get_model`` does.
 
     1. the LUAR and Neurobiber hub ids by name; 2. a folder with ``linear_embedder.ckpt``
-    -> LISA; 3. ``modules.json`` without ``config.json`` -> sentence-transformers;
+    -> LISA; 3. ``modules.json`` without ``config.json`` -> sentence-transformers, up to
+    min(its ``max_seq_length``, 10,240) tokens;
     4. ``config.json`` of a causal LM -> last non-padding token, up to
     min(model limit, 10,240) tokens; 5. any other ``config.json`` -> attention-masked
     mean of the last hidden state, up to the model's own limit (512 for BERT/RoBERTa-size
@@ -113,8 +114,9 @@ def steb_route(spec: str) -> Route:
         return Route(
             "st",
             spec,
-            {},
-            "steb routing: modules.json without config.json -> sentence-transformers",
+            {"max_length": CAUSAL_MAX_LENGTH},
+            "steb routing: modules.json without config.json -> sentence-transformers, up to "
+            f"min(max_seq_length, {CAUSAL_MAX_LENGTH}) tokens",
         )
     if not has_config:
         raise StylebenchError(
