@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from evaluators.cli import cli
@@ -91,3 +92,61 @@ def test_core_build_command_and_registry(corpora: Path, tmp_path: Path) -> None:
     rows = load_triplets(out)
     assert len(rows) == 10 and {r["setting"] for r in rows} == {"DD"}
     assert all(r["author"] is None and not r["author_known"] for r in rows)
+
+
+class _Fixed:
+    """A generator that answers every prompt with the same text."""
+
+    name = "fixed-test-generator"
+
+    def generate(self, prompt: str, max_new_tokens: int) -> str:
+        return "Explain why the sky looks blue on a clear day, in plain words."
+
+
+@pytest.mark.slow
+def test_llm_setting_build_equals_rows_written_in_one_go(
+    corpora: Path, tmp_path: Path, monkeypatch
+) -> None:
+    """`styledisc build --llm-generator` adds the LLM rows after the shared build: the
+    folder equals writing DD/AA + LLM rows and the prompts section in one go."""
+    from dataclasses import replace
+
+    from dataset_scripts.core.hub_folder import write_hub_folder
+    from dataset_scripts.core.styledisc_schema import CONFIG
+    from dataset_scripts.registry import get_dataset
+    from dataset_scripts.styledisc.build import TOKEN_COUNTER
+    from dataset_scripts.styledisc.tokens import get_token_counter
+    from evaluators.styledisc import cli as styledisc_cli
+    from evaluators.styledisc import generators
+    from evaluators.styledisc.llm_setting import llm_triplets
+
+    monkeypatch.setattr(generators, "get_generator", lambda spec: _Fixed())
+    raw = corpora / "m4_llama2"
+    out = tmp_path / "cli"
+    argv = ["styledisc", "build", "styledisc/reddit", "--raw", str(raw), "--out", str(out)]
+    result = CliRunner().invoke(
+        cli, [*argv, "--llm-generator", "x", "--llm-n", "1", "--llm-tokens", "8", "--no-register"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "added 1 LLM-setting rows" in result.output
+
+    spec = get_dataset("styledisc/reddit")
+    tables, dropped = spec.builder(raw)
+    rows = tables[CONFIG]["test"]
+    llm_rows, llm_dropped = llm_triplets(
+        rows, _Fixed(), get_token_counter(TOKEN_COUNTER), n=1, answer_tokens=8
+    )
+    dropped.update(llm_dropped)
+    section = styledisc_cli._prompt_section(_Fixed.name, 1)
+    one_go = write_hub_folder(
+        replace(spec, protocol=spec.protocol + section),
+        {CONFIG: {"test": rows + llm_rows}},
+        tmp_path / "one_go",
+        dropped,
+    )
+    files = sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file())
+    assert len(files) == 3
+    for name in files:
+        assert (out / name).read_bytes() == (one_go / name).read_bytes(), name
+    card = (out / "README.md").read_text()
+    assert "### LLM setting (fixed-test-generator, first 1 DD references per domain)" in card
