@@ -217,3 +217,27 @@ def test_style_embedding_metric_embeds_once_through_the_runner_cache(tmp_path: P
     np.testing.assert_allclose(scores[0], expected, rtol=1e-12)
     np.testing.assert_array_equal(scores[0], scores[1])
     assert list(tmp_path.rglob("*.sqlite"))
+
+
+def test_arb_semantic_similarity_embeds_once_through_the_runner_cache(
+    monkeypatch, tmp_path: Path
+) -> None:
+    import evaluators.encoders
+    from evaluators.arb import cli as arb_cli
+
+    encoders: list[_Counting] = []
+    monkeypatch.setattr(
+        evaluators.encoders,
+        "get_encoder",
+        lambda spec: encoders.append(_Counting()) or encoders[-1],
+    )
+    texts = ["human text", "a rewrite", "human text", "another rewrite"]
+    first = arb_cli._embedded("counting", texts, tmp_path)
+    assert encoders[0].encoded == 3  # unique texts, once
+    again = arb_cli._embedded("counting", texts, tmp_path)
+    assert encoders[1].encoded == 0  # all from the cache
+    np.testing.assert_array_equal(first.encode(texts[1:3]), again.encode(texts[1:3]))
+    np.testing.assert_array_equal(first.encode(["a rewrite"]), _Counting().encode(["a rewrite"]))
+    uncached = arb_cli._embedded("counting", texts, None)
+    assert encoders[2].encoded == 3  # no cache: embedded again (once per unique text)
+    np.testing.assert_array_equal(uncached.encode(texts), first.encode(texts))
