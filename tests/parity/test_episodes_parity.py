@@ -28,6 +28,7 @@ from evaluators.data import Table
 from evaluators.encoders.function_words import FunctionWordEncoder
 from evaluators.tasks import EmbeddingLookup, Sampling, get_evaluator
 from tests.parity import steb_reference as ref
+from tests.parity.test_ci_containment import assert_ci
 
 pytestmark = pytest.mark.corpora
 
@@ -181,10 +182,12 @@ def test_labelled_tasks_on_episodes_bible(bible: Table, size: int, per_class) ->
     X, y = steb_features(dataset, size, embed)
     vectors = np.stack([x[0] for x in X])  # their processors take position 0
     clusters = get_evaluator("clustering", sampling=sampling).evaluate(bible, lookup)
+    assert_ci(clusters)
     assert clusters.details["sampling"]["episodes_per_class"] == n_episodes
     assert clusters.counts["n_episodes"] == len(y)
     assert clusters.metrics["v_measure"] == pytest.approx(ref.clustering(vectors, y), abs=TOL)
     pairs = get_evaluator("all_to_all_pairs", sampling=sampling).evaluate(bible, lookup)
+    assert_ci(pairs)
     assert pairs.metrics["auc"] == pytest.approx(ref.all_to_all_auc(vectors, y), abs=TOL)
     theirs = steb_per_label(vectors, y)
     assert set(pairs.details["per_label"]) == set(theirs)
@@ -201,6 +204,7 @@ def test_order_alignment_on_episodes_stel(corpora: Path) -> None:
     dataset, n_episodes = steb_load(records, 2, "auto")
     X, y = steb_features(dataset, 2, embed)
     result = evaluator.evaluate(stel, lookup)
+    assert_ci(result)
     assert result.details["sampling"]["episodes_per_class"] == n_episodes
     assert result.counts["n_episodes"] == len(y)
     # Pooled vectors tie within rounding far more often than single texts: the solver's
@@ -249,6 +253,7 @@ def test_retrieval_episode_size_all(corpora: Path, hub_id: str, raw: str) -> Non
         [a for a, q in zip(authors, is_query, strict=True) if not q],
     )
     result = evaluator.evaluate(table, lookup)
+    assert_ci(result)
     for name, value in theirs.items():
         assert result.metrics[name] == pytest.approx(value, abs=TOL), name
     query_authors = {a for a, q in zip(authors, is_query, strict=True) if q}
