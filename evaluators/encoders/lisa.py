@@ -125,10 +125,10 @@ class LISAEncoder(TokenizerMixin, BaseEncoder):
         self.batch_size = int(batch_size)
         self.bos_token_id = int(bos_token_id)
         self.max_tokens = int(max_length)
-        self.tokenizer_resolved = resolve_model(tokenizer)
         try:
+            self.tokenizer_resolved = resolve_model(tokenizer)
             self.tokenizer = AutoTokenizer.from_pretrained(self.tokenizer_resolved.load_target)
-        except (OSError, ValueError, KeyError) as error:
+        except (StylebenchError, OSError, ValueError, KeyError) as error:
             raise StylebenchError(
                 f"cannot load the LISA tokenizer {tokenizer!r} (the authors use t5-base; "
                 f"`huggingface-cli download t5-base`): {_one_line(error)}"

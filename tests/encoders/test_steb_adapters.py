@@ -159,6 +159,9 @@ def test_lisa_bad_folders_are_one_line_errors(tmp_path):
         get_encoder(f"lisa:{tmp_path}")
     root = tmp_path / "x"
     model, tokenizer = write_tiny_lisa(root / "m", root / "t", TINY_WORDS)
+    with pytest.raises(StylebenchError, match="huggingface-cli download t5-base") as info:
+        get_encoder(f"lisa:{model}")  # the default tokenizer is not in this machine's cache
+    assert "\n" not in str(info.value)
     import torch
 
     torch.save({"state_dict": {"other": torch.zeros(2)}}, root / "m" / "linear_embedder.ckpt")
