@@ -48,6 +48,7 @@ import numpy as np
 
 from evaluators.metric_math import roc_auc, tpr_at_fpr
 from evaluators.metric_math.binary import _max_false_positives
+from evaluators.metric_math.intervals import DEFAULT_SEED, percentile_interval
 
 __all__ = [
     "COMPARISONS",
@@ -155,7 +156,7 @@ def block_estimate(block: str, scores: Any, fpr: float = FPR) -> BlockEstimate:
 
 
 def resample_indices(
-    block_sizes: Mapping[str, int], n_resamples: int = 5000, seed: int = 42
+    block_sizes: Mapping[str, int], n_resamples: int = 5000, seed: int = DEFAULT_SEED
 ) -> dict[str, np.ndarray]:
     """One ``(n_resamples, n)`` index matrix per block, drawn in sorted block order."""
     if n_resamples < 1:
@@ -257,15 +258,10 @@ class DetectorSummary:
         }
 
 
-def _percentile_ci(reps: np.ndarray, level: float) -> np.ndarray:
-    lo = (1.0 - level) / 2.0 * 100.0
-    return np.percentile(reps, [lo, 100.0 - lo], axis=0)
-
-
 def bootstrap(
     detectors: Mapping[str, Mapping[str, Any]],
     n_resamples: int = 5000,
-    seed: int = 42,
+    seed: int = DEFAULT_SEED,
     *,
     fpr: float = FPR,
     level: float = 0.95,
@@ -316,7 +312,7 @@ def bootstrap(
                 tpr, auc = _reference_block(blocks[b], idx[b], fpr)
             reps.append(_derived(tpr, auc))
         macro = np.mean(reps, axis=0)  # (B, 12): macro average over blocks per replicate
-        ci = _percentile_ci(macro, level)
+        ci = percentile_interval(macro, level, axis=0)
         out[d] = DetectorSummary(
             d,
             dict(zip(QUANTITIES, point.tolist(), strict=True)),
@@ -330,7 +326,7 @@ def bootstrap(
 def bootstrap_reference(
     detectors: Mapping[str, Mapping[str, Any]],
     n_resamples: int = 5000,
-    seed: int = 42,
+    seed: int = DEFAULT_SEED,
     **kwargs: Any,
 ) -> dict[str, DetectorSummary]:
     """:func:`bootstrap` with the straightforward per-replicate loop (benchmark baseline)."""
@@ -341,7 +337,7 @@ def evaluate_detector(
     detector: str,
     blocks: Mapping[str, Any],
     n_resamples: int = 5000,
-    seed: int = 42,
+    seed: int = DEFAULT_SEED,
 ) -> DetectorSummary:
     """Convenience wrapper: bootstrap one detector."""
     return bootstrap({detector: blocks}, n_resamples, seed)[detector]
@@ -350,7 +346,7 @@ def evaluate_detector(
 def bootstrap_mean(
     values: Mapping[str, Sequence[float] | np.ndarray],
     n_resamples: int = 5000,
-    seed: int = 42,
+    seed: int = DEFAULT_SEED,
     level: float = 0.95,
     indices: Mapping[str, np.ndarray] | None = None,
 ) -> tuple[float, tuple[float, float]]:
@@ -363,5 +359,5 @@ def bootstrap_mean(
     reps = np.mean(
         [_multiplicities(idx[b], sizes[b]) @ arrs[b] / sizes[b] for b in sorted(arrs)], axis=0
     )
-    lo, hi = _percentile_ci(reps, level)
+    lo, hi = percentile_interval(reps, level, axis=0)
     return point, (float(lo), float(hi))

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evaluators.arb.stats import _multiplicities, _percentile_ci, resample_indices
+from evaluators.arb.stats import _multiplicities, resample_indices
 from evaluators.metric_math import roc_auc, tpr_at_fpr
 from evaluators.metric_math.binary import _max_false_positives
+from evaluators.metric_math.intervals import DEFAULT_SEED, percentile_interval
 
 DEFAULT_RESAMPLES = 1000
 CHUNK = 256  # replicates evaluated per step (bounds memory at CHUNK x n)
@@ -87,7 +88,7 @@ def estimate(
     labels: np.ndarray,
     fprs: Sequence[float] = (0.01,),
     n_resamples: int = DEFAULT_RESAMPLES,
-    seed: int = 42,
+    seed: int = DEFAULT_SEED,
     level: float = 0.95,
 ) -> BinaryEstimate:
     """AUROC and TPR at each FPR of ``fprs`` with stratified bootstrap CIs."""
@@ -96,8 +97,8 @@ def estimate(
     points = {f: tpr_at_fpr(scores, labels, f) for f in fprs}
     idx_neg, idx_pos = _indices(neg.size, pos.size, n_resamples, seed)
     auc_reps, tpr_reps = replicates(neg, pos, fprs, idx_neg, idx_pos)
-    auc_ci = _percentile_ci(auc_reps, level)
-    tpr_ci = _percentile_ci(tpr_reps, level)
+    auc_ci = percentile_interval(auc_reps, level, axis=0)
+    tpr_ci = percentile_interval(tpr_reps, level, axis=0)
     return BinaryEstimate(
         int(neg.size),
         int(pos.size),
@@ -115,7 +116,7 @@ def bootstrap_reference(
     labels: np.ndarray,
     fprs: Sequence[float] = (0.01,),
     n_resamples: int = DEFAULT_RESAMPLES,
-    seed: int = 42,
+    seed: int = DEFAULT_SEED,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The same replicates as :func:`replicates`, one at a time (scikit-learn AUROC)."""
     from sklearn.metrics import roc_auc_score

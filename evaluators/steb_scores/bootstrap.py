@@ -32,18 +32,18 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from evaluators.metric_math.intervals import DEFAULT_SEED, percentile_interval
 from evaluators.steb_scores.scores import Unit, ViewScore, ViewSpec, evaluate_spec
 
 Units = Sequence[float] | tuple[Sequence[float], Sequence[int]]
 N_BOOT = 1000
-SEED = 42
+SEED = DEFAULT_SEED
 ALPHA = 0.05
 
 
-def percentile_interval(samples: Sequence[float], alpha: float = ALPHA) -> tuple[float, float]:
-    arr = np.asarray(samples, dtype=float)
-    lo, hi = np.quantile(arr, [alpha / 2, 1 - alpha / 2])
-    return float(lo), float(hi)
+def _interval(samples: Sequence[float], alpha: float) -> tuple[float, float]:
+    low, high = percentile_interval(samples, 1.0 - alpha)
+    return float(low), float(high)
 
 
 def as_histogram(units: Sequence[float] | tuple[Sequence[float], Sequence[int]]):
@@ -78,7 +78,7 @@ def dataset_ci(
     """Percentile CI of the mean of per-unit scores (a sequence, or (values, counts))."""
     values, counts = as_histogram(units)
     rng = np.random.default_rng(seed)
-    return percentile_interval(resampled_means(values, counts, n_boot, rng), alpha)
+    return _interval(resampled_means(values, counts, n_boot, rng), alpha)
 
 
 def view_replicates(
@@ -136,7 +136,7 @@ def view_ci(
     replicates = view_replicates(spec, values, unit_scores, n_boot, seed)
     names = dict.fromkeys(k for r in replicates for k in r)
     return {
-        name: percentile_interval([r[name] for r in replicates if name in r], alpha)
+        name: _interval([r[name] for r in replicates if name in r], alpha)
         for name in names
     }
 

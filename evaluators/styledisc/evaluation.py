@@ -19,6 +19,7 @@ import numpy as np
 
 from dataset_scripts.core.errors import StylebenchError
 from dataset_scripts.core.styledisc_schema import CONFIG, SETTINGS, validate_triplets
+from evaluators.metric_math.intervals import DEFAULT_SEED, percentile_interval
 from evaluators.styledisc.ensembles import (
     STRATEGIES,
     Composition,
@@ -69,7 +70,7 @@ def fit_mask(ids: Sequence[str], share: float = FIT_SHARE) -> np.ndarray:
 
 
 def bootstrap_ci(
-    correct: np.ndarray, *, n_boot: int = N_BOOT, seed: int = 0, level: float = 0.95
+    correct: np.ndarray, *, n_boot: int = N_BOOT, seed: int = DEFAULT_SEED, level: float = 0.95
 ) -> tuple[float, float]:
     """Percentile bootstrap CI of a mean of 0/1 outcomes (resampling triplets)."""
     correct = np.asarray(correct, dtype=np.float64)
@@ -77,8 +78,8 @@ def bootstrap_ci(
         return (float("nan"), float("nan"))
     rng = np.random.default_rng(seed)
     means = rng.choice(correct, size=(n_boot, correct.size), replace=True).mean(axis=1)
-    alpha = (1 - level) / 2
-    return float(np.quantile(means, alpha)), float(np.quantile(means, 1 - alpha))
+    low, high = percentile_interval(means, level)
+    return float(low), float(high)
 
 
 @dataclass
@@ -92,7 +93,7 @@ class Score:
         return {"accuracy": self.accuracy, "ci_low": self.low, "ci_high": self.high, "n": self.n}
 
 
-def score(votes: np.ndarray, seed: int = 0) -> Score:
+def score(votes: np.ndarray, seed: int = DEFAULT_SEED) -> Score:
     correct = np.asarray(votes) == 1
     low, high = bootstrap_ci(correct, seed=seed)
     return Score(accuracy(votes), low, high, int(correct.size))
@@ -142,7 +143,7 @@ class Evaluation:
                     continue
                 if name == "Random" and self.random_runs is not None:
                     runs = (self.random_runs[:, sel] == 1).mean(axis=1)
-                    low, high = np.quantile(runs, [0.025, 0.975])
+                    low, high = percentile_interval(runs)
                     cells[g] = Score(float(runs.mean()), float(low), float(high), int(sel.sum()))
                 else:
                     cells[g] = score(votes[sel])

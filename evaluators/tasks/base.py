@@ -12,6 +12,7 @@ import numpy as np
 
 from dataset_scripts.core.errors import DataError
 from evaluators.data import Table
+from evaluators.metric_math.intervals import DEFAULT_SEED, percentile_interval
 from evaluators.tasks.episodes import (
     ALL,
     DEFAULT_SAMPLING,
@@ -22,7 +23,6 @@ from evaluators.tasks.episodes import (
 )
 from evaluators.tasks.protocol import DEFAULT_PROTOCOL, check_protocol, protocol_record
 
-DEFAULT_SEED = 42  # STEB's seed (k-means, probe splits); every stochastic step takes it
 
 
 class EmbeddingLookup:
@@ -281,7 +281,7 @@ def ci_record(
     finite = finite[np.isfinite(finite)]
     interval = None
     if finite.size:
-        low, high = np.quantile(finite, [alpha / 2, 1 - alpha / 2])
+        low, high = percentile_interval(finite, 1.0 - alpha)
         interval = [float(low), float(high)]
     return {
         metric: interval,
