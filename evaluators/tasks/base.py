@@ -24,7 +24,6 @@ from evaluators.tasks.episodes import (
 from evaluators.tasks.protocol import DEFAULT_PROTOCOL, check_protocol, protocol_record
 
 
-
 class EmbeddingLookup:
     """Vectors of a set of unique texts; rows are fetched by text. Episodes (groups of
     texts pooled into one sample) come from :meth:`pool`: the mean of their texts'
