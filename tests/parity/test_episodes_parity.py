@@ -173,7 +173,7 @@ def bible(corpora: Path) -> Table:
     return _table("steb/bible_versions", corpora / "BibleVersions")
 
 
-@pytest.mark.parametrize(("size", "per_class"), [(4, "auto"), (5, 20), (1, "auto")])
+@pytest.mark.parametrize(("size", "per_class"), [(4, "auto"), (5, 20)])
 def test_labelled_tasks_on_episodes_bible(bible: Table, size: int, per_class) -> None:
     sampling = Sampling(size, per_class)
     lookup, embed = _embedder(get_evaluator("clustering", sampling=sampling).texts(bible))
