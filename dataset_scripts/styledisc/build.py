@@ -1,5 +1,6 @@
 """``styledisc/<domain>``: DD and AA triplets of one writing domain, built from the raw
-corpora (Reuters-21578, Reuter_50_50, Enron, arXiv, WritingPrompts, Reddit).
+corpora; one dataset registered per entry of :data:`.domains.DOMAINS` (Reuters-21578,
+Reuter_50_50, Enron, arXiv, WritingPrompts, Reddit, Amazon Fine Food, blogs, lyrics).
 
 A domain's DD negatives come from the *other* domains, so the builder reads every corpus
 it finds next to the given one: ``stylebench build styledisc/reuters --raw
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,16 +20,7 @@ from dataset_scripts.core.errors import StylebenchError
 from dataset_scripts.core.spec import DatasetSpec
 from dataset_scripts.core.styledisc_schema import CONFIG, validate_triplets
 from dataset_scripts.registry import register
-from dataset_scripts.styledisc.readers import (
-    Document,
-    read_ccat50,
-    read_detectrl_arxiv,
-    read_detectrl_stories,
-    read_enron_drndr,
-    read_m4,
-    read_raidar_arxiv,
-    read_reuters21578,
-)
+from dataset_scripts.styledisc.domains import DOMAINS, GENRES, Domain
 from dataset_scripts.styledisc.sampling import Unit, make_units, rules_for, triplets
 from dataset_scripts.styledisc.tokens import get_token_counter
 
@@ -42,118 +33,6 @@ PAPER_CITATION = """@article{jangra2025evaluating,
 
 SEED = 13
 TOKEN_COUNTER = "regex"
-
-
-@dataclass(frozen=True)
-class Domain:
-    """One writing domain: where its raw data lives and how to read it."""
-
-    name: str
-    pretty: str
-    raw_hint: str
-    reader: Callable[[Path], tuple[list[Document], Counter[str]]]
-    genre: str
-    license: str
-    source_url: str
-    raw_format: str
-    source_citation: str
-    has_authors: bool
-    # further (raw folder, reader) pairs merged into the domain when present
-    more_sources: tuple[tuple[str, Callable[[Path], tuple[list[Document], Counter[str]]]], ...] = ()
-
-
-DOMAINS: dict[str, Domain] = {
-    d.name: d
-    for d in (
-        Domain(
-            "reuters",
-            "Reuters-21578 bylined news",
-            "reuters21578",
-            read_reuters21578,
-            "newswire",
-            "Reuters-21578 Distribution 1.0 (research use)",
-            "https://doi.org/10.24432/C52G6M",
-            "Reuters-21578 SGML (reut2-NNN.sgm, optionally gzip'ed); author from <AUTHOR>",
-            "@misc{lewis1987reuters, title={Reuters-21578 Text Categorization Collection}, "
-            "author={Lewis, David}, year={1987}}",
-            True,
-        ),
-        Domain(
-            "ccat50",
-            "Reuter_50_50 (CCAT50) news authors",
-            "ccat50",
-            read_ccat50,
-            "newswire",
-            "UCI Reuter_50_50 (RCV1 subset, research use)",
-            "https://archive.ics.uci.edu/dataset/217/reuter+50+50",
-            "folders C50train/<author>/*newsML.txt and C50test/<author>/*newsML.txt",
-            "@misc{liu2011reuter5050, title={Reuter_50_50}, author={Liu, Zhi}, year={2011}, "
-            "howpublished={UCI Machine Learning Repository}}",
-            True,
-        ),
-        Domain(
-            "enron",
-            "Enron emails (no author ids: DD only)",
-            "enron_emails_drndr",
-            read_enron_drndr,
-            "email",
-            "CMU Enron corpus (public record); drndr sample has no licence file",
-            "https://github.com/drndr/bert_ent_attack",
-            "JSON list [{cleaned_text, folder}] (test_data.json; train_data.json if present)",
-            "@inproceedings{klimt2004enron, title={Introducing the Enron Corpus}, "
-            "author={Klimt, Bryan and Yang, Yiming}, booktitle={CEAS}, year={2004}}",
-            False,
-        ),
-        Domain(
-            "arxiv",
-            "arXiv abstracts (no author ids: DD only)",
-            "raidar",
-            read_raidar_arxiv,
-            "scientific",
-            "arXiv abstracts via RAIDAR (repository has no licence file)",
-            "https://github.com/cvlab-columbia/RaidarLLMDetect",
-            "JSON list [{abs, title}] in Arxiv/arXiv_human.json(.gz) (RAIDAR), plus the human "
-            "abstracts of DetectRL's Benchmark/Tasks/Task1/multi_domains_arxiv_test.json(.gz) "
-            "when ../detectrl is present",
-            "@inproceedings{mao2024raidar, title={Raidar: geneRative AI Detection viA "
-            "Rewriting}, author={Mao, Chengzhi and Vondrick, Carl and Wang, Hao and Yang, "
-            "Junfeng}, booktitle={ICLR}, year={2024}}",
-            False,
-            (("detectrl", read_detectrl_arxiv),),
-        ),
-        Domain(
-            "short_stories",
-            "WritingPrompts short stories (no author ids: DD only)",
-            "detectrl",
-            read_detectrl_stories,
-            "fiction",
-            "WritingPrompts via DetectRL (repository has no licence file)",
-            "https://github.com/NLP2CT/DetectRL",
-            "JSON list [{text, label, data_type, llm_type}] in "
-            "Benchmark/Tasks/Task1/multi_domains_writing_prompt_test.json(.gz); human rows",
-            "@inproceedings{wu2024detectrl, title={DetectRL: Benchmarking LLM-Generated Text "
-            "Detection in Real-World Scenarios}, author={Wu, Junchao and others}, "
-            "booktitle={NeurIPS Datasets and Benchmarks}, year={2024}}",
-            False,
-        ),
-        Domain(
-            "reddit",
-            "Reddit ELI5 answers (no author ids: DD only)",
-            "m4_llama2",
-            lambda raw: read_m4(raw, "reddit"),
-            "forum",
-            "Reddit ELI5 via M4 (SemEval-2024 Task 8 data policy)",
-            "https://github.com/mbzuai-nlp/M4",
-            "JSONL {prompt, human_text, machine_text, model, source, source_ID} in "
-            "data/reddit_<model>.jsonl; human_text",
-            "@inproceedings{wang2024m4, title={M4: Multi-generator, Multi-domain, and "
-            "Multi-lingual Black-Box Machine-Generated Text Detection}, author={Wang, Yuxia "
-            "and others}, booktitle={EACL}, year={2024}}",
-            False,
-        ),
-    )
-}
-GENRES = {name: d.genre for name, d in DOMAINS.items()}
 
 _UNIT_CACHE: dict[tuple[str, str, int, str], tuple[list[Unit], Counter[str]]] = {}
 
@@ -266,9 +145,8 @@ def _make_builder(name: str) -> Callable[[Path | None], tuple[dict[str, Any], di
     return build
 
 
-SPECS: dict[str, DatasetSpec] = {}
-for _name, _domain in DOMAINS.items():
-    SPECS[_name] = register(
+for _name, _domain in DOMAINS.items():  # one dataset per domain
+    register(
         DatasetSpec(
             hub_id=f"styledisc/{_name}",
             pretty_name=f"Style discrimination: {_domain.pretty}",
@@ -292,6 +170,3 @@ for _name, _domain in DOMAINS.items():
             },
         )
     )
-
-# The domains read by more_readers.py register themselves on import (after DOMAINS exists).
-from dataset_scripts.styledisc import more_domains as _more_domains  # noqa: E402, F401

@@ -1,4 +1,5 @@
-"""Readers for the raw corpora of the style discrimination benchmark.
+"""Readers for the raw corpora of the style discrimination benchmark (the news, mail,
+arXiv, story and Reddit domains; reviews, blogs and lyrics: :mod:`.reviews_blogs_lyrics`).
 
 Every reader returns :class:`Document` rows in source order and a ``{reason: count}``
 report of what it skipped. Corpora with author ids (Reuters-21578 ``<AUTHOR>`` tags,
@@ -237,29 +238,6 @@ def read_detectrl_arxiv(raw: Path) -> tuple[list[Document], Counter[str]]:
 def read_detectrl_stories(raw: Path) -> tuple[list[Document], Counter[str]]:
     """DetectRL ``multi_domains_writing_prompt_test.json(.gz)``, human WritingPrompts stories."""
     return _read_detectrl(raw, "multi_domains_writing_prompt_test.json", "story", "short_stories")
-
-
-def read_fast_detectgpt_writing(raw: Path) -> tuple[list[Document], Counter[str]]:
-    """Fast-DetectGPT ``*/data/writing_*.raw_data.json``: the ``original`` (human)
-    WritingPrompts stories, de-duplicated across the generator files."""
-    paths = sorted(raw.glob("exp_*/data/writing_*.raw_data.json")) or sorted(
-        raw.glob("writing_*.raw_data.json")
-    )
-    if not paths:
-        raise FileNotFoundError(f"{raw}: no writing_*.raw_data.json (expected fast-detect-gpt)")
-    docs: list[Document] = []
-    seen: set[str] = set()
-    dropped: Counter[str] = Counter()
-    for path in paths:
-        data = _load_json(path)
-        for index, text in enumerate(_field(data, "original", path.name)):
-            text = str(text).strip()
-            if text in seen:
-                dropped["short_stories: same human story in another generator file"] += 1
-                continue
-            seen.add(text)
-            docs.append(Document(f"short_stories-{path.stem}-{index}", text, "short_stories", None))
-    return docs, dropped
 
 
 def read_m4(raw: Path, domain: str) -> tuple[list[Document], Counter[str]]:

@@ -1,5 +1,6 @@
-"""Readers for the three style-discrimination corpora not stored here (issue #9):
-Amazon Fine Food Reviews, the Blog Authorship Corpus and Edenbd's lyrics dump.
+"""Readers for the style-discrimination corpora of reviews, blogs and lyrics: Amazon Fine
+Food Reviews, the Blog Authorship Corpus and Edenbd's lyrics dump (the reviews and lyrics
+are not under ../shared/corpora: their tests use format fixtures).
 
 Each reader returns :class:`~dataset_scripts.styledisc.readers.Document` rows in source
 order (author = reviewer ``userId`` / blogger id / artist) and a ``{reason: count}``

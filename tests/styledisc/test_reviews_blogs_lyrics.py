@@ -1,6 +1,6 @@
-"""Readers and builds of the three styledisc corpora not stored here (Amazon Fine Food
+"""Readers and builds of the styledisc review, blog and lyrics corpora (Amazon Fine Food
 Reviews, Blog Authorship Corpus, Edenbd lyrics), on hand-written fixtures in their
-published raw formats (tests/styledisc/fixtures/)."""
+published raw formats (tests/styledisc/fixtures/); the one domain table."""
 
 from __future__ import annotations
 
@@ -17,8 +17,9 @@ from dataset_scripts.core.errors import DataError
 from dataset_scripts.core.styledisc_schema import CONFIG
 from dataset_scripts.registry import get_dataset
 from dataset_scripts.styledisc import build as styledisc_build
-from dataset_scripts.styledisc import more_domains
-from dataset_scripts.styledisc.more_readers import (
+from dataset_scripts.styledisc.domains import DOMAINS
+from dataset_scripts.styledisc.readers import Document
+from dataset_scripts.styledisc.reviews_blogs_lyrics import (
     clean_review_text,
     iter_blog_posts,
     read_amazon_csv,
@@ -27,7 +28,6 @@ from dataset_scripts.styledisc.more_readers import (
     read_blogs,
     read_lyrics,
 )
-from dataset_scripts.styledisc.readers import Document
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -215,15 +215,37 @@ def _write_corpora(root: Path) -> None:
                 index += 1
 
 
+def test_one_domain_table_registers_every_domain() -> None:
+    # one table, in the order DD negatives are drawn (the seeded triplets depend on it)
+    assert list(DOMAINS) == [
+        "reuters",
+        "ccat50",
+        "enron",
+        "arxiv",
+        "short_stories",
+        "reddit",
+        "amazon_food",
+        "blogs",
+        "lyrics",
+    ]
+    assert styledisc_build.DOMAINS is DOMAINS and list(styledisc_build.GENRES) == list(DOMAINS)
+    for name, domain in DOMAINS.items():
+        spec = get_dataset(f"styledisc/{name}")
+        assert spec.extra == {
+            "domain": name,
+            "genre": domain.genre,
+            "has_authors": domain.has_authors,
+            "run_command": f"stylebench styledisc run --dataset built/styledisc__{name}",
+        }
+        assert spec.raw_hint == domain.raw_hint and spec.license == domain.license
+
+
 def test_registration() -> None:
-    names = [d.name for d in more_domains.MORE_DOMAINS]
-    assert names == ["amazon_food", "blogs", "lyrics"]
+    names = ["amazon_food", "blogs", "lyrics"]
     for name in names:
         spec = get_dataset(f"styledisc/{name}")
-        assert styledisc_build.DOMAINS[name].has_authors
-        assert (
-            spec.extra["domain"] == name and spec.raw_hint == styledisc_build.DOMAINS[name].raw_hint
-        )
+        assert DOMAINS[name].has_authors
+        assert spec.extra["domain"] == name and spec.raw_hint == DOMAINS[name].raw_hint
         # no Appendix A exception: default windows 200-700 / bag 500 / 100 units
         assert "200-700 tokens" in spec.protocol and "500 tokens" in spec.protocol
         assert "at most 100 units" in spec.protocol
