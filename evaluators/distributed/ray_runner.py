@@ -32,6 +32,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import sys
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -70,11 +71,35 @@ class Job:
 
 
 def plan_jobs(models: Sequence[str], specs: Sequence[TaskSpec]) -> list[Job]:
-    """(model, dataset) jobs in model order, datasets in plan order."""
+    """(model, dataset) jobs in model order, datasets in plan order; a task planned
+    twice (the same dataset named twice) is one task, so one result."""
     by_dataset: dict[str, list[TaskSpec]] = defaultdict(list)
-    for spec in specs:
+    for spec in dict.fromkeys(specs):
         by_dataset[spec.dataset].append(spec)
     return [Job(m, ref, tuple(group)) for m in models for ref, group in by_dataset.items()]
+
+
+def job_cost(job: Job) -> int:
+    """Estimated work of a job: the uncompressed bytes of its configs' Parquet files
+    (read from the files' footers), 0 where the dataset is not a local folder. Jobs
+    are submitted largest first, so the last job to finish is a small one."""
+    folder = Path(job.dataset)
+    if not folder.is_dir():
+        return 0
+    import pyarrow.parquet as pq
+
+    total = 0
+    for config in dict.fromkeys(spec.config for spec in job.specs):
+        for path in sorted((folder / "data" / config).rglob("*.parquet")):
+            meta = pq.ParquetFile(path).metadata
+            total += sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+    return total
+
+
+def _job_fields(job: Job) -> tuple[str, str, list[tuple[str, str, str | None]]]:
+    """A job as plain data: unpickling it in a worker imports nothing of stylebench,
+    so the forwarded environment is in place before the first import."""
+    return job.model, job.dataset, [(s.task_type, s.config, s.split) for s in job.specs]
 
 
 def _import_ray() -> Any:
@@ -131,19 +156,15 @@ def _worker_encoder(model: str, settings: dict[str, Any]) -> Any:
     if key not in _WORKER_ENCODER:
         _WORKER_ENCODER.clear()  # free the previous model (GPU memory) first
         gc.collect()
-        try:
-            import torch
-
-            if torch.cuda.is_available():
-                torch.cuda.empty_cache()
-        except ImportError:
-            pass
+        torch = sys.modules.get("torch")  # only when a previous model loaded it
+        if torch is not None and torch.cuda.is_available():
+            torch.cuda.empty_cache()
         _WORKER_ENCODER[key] = get_encoder(model, **settings)
     return _WORKER_ENCODER[key]
 
 
 def run_job(
-    job: Job,
+    job: Job | tuple[str, str, list[tuple[str, str, str | None]]],
     shipped: Any,
     settings: dict[str, Any],
     out_dir: str,
@@ -155,10 +176,19 @@ def run_job(
     env: Mapping[str, str] | None = None,
 ) -> list[RunRecord]:
     """Body of one Ray task (also callable in-process). ``env`` (the driver's offline
-    and cache settings) is applied before the first stylebench import of the worker."""
+    and cache settings) is applied before the first stylebench import of the worker:
+    Ray sends ``job`` as plain data (:func:`_job_fields`) and a shipped encoder as
+    ``[ObjectRef]``, which is fetched only here."""
     os.environ.update(env or {})
-    from evaluators.runner import Runner
+    from evaluators.runner import Runner, TaskSpec
 
+    if not isinstance(job, Job):
+        model, dataset, tasks = job
+        job = Job(model, dataset, tuple(TaskSpec(dataset, *task) for task in tasks))
+    if isinstance(shipped, list):  # [ObjectRef]: Ray does not resolve refs nested in a list
+        import ray
+
+        shipped = ray.get(shipped[0])
     if Path(cwd).is_dir():
         os.chdir(cwd)
     encoder = shipped if shipped is not None else _worker_encoder(job.model, settings)
@@ -219,10 +249,18 @@ def run_on_ray(
     shipped: dict[str, Any] = {}
     for model in models:
         encoder = (encoders or {}).get(model) or _driver_encoder(model, specs, settings, fit_corpus)
-        shipped[model] = ray.put(encoder) if encoder is not None else None
+        shipped[model] = [ray.put(encoder)] if encoder is not None else None
+    # per model (a worker keeps one model loaded), largest first: on few workers the
+    # run then ends with small jobs, not with one big straggler
+    costs: dict[str, int] = {}
+    for job in jobs:  # every model runs the same tasks of a dataset
+        if job.dataset not in costs:
+            costs[job.dataset] = job_cost(job)
+    rank = {model: i for i, model in enumerate(models)}
+    order = sorted(jobs, key=lambda job: (rank[job.model], -costs.get(job.dataset, 0)))
     pending = {
         task.remote(
-            job,
+            _job_fields(job),
             shipped[job.model],
             settings,
             str(out_dir),
@@ -233,7 +271,7 @@ def run_on_ray(
             protocol,
             env,
         ): job
-        for job in jobs
+        for job in order
     }
     finished: dict[Job, list[RunRecord]] = {}
     failures: list[str] = []
