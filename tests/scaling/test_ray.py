@@ -168,3 +168,50 @@ def test_fitted_encoder_is_fitted_once_and_shipped(
     serial, distributed = _payloads(tmp_path / "serial"), _payloads(tmp_path / "ray")
     assert len(serial) == 3 and serial == distributed
     assert next(iter(serial.values()))["model"]["identity"] == encoder.identity()
+
+
+def test_jobs_once_per_dataset_with_a_cost(datasets: list[str]) -> None:
+    """A dataset named twice is one job per model, each task once; jobs carry a size
+    estimate (the largest is submitted first), 0 for what is not a local folder."""
+    from evaluators.distributed.ray_runner import Job, _job_fields, job_cost, plan_jobs
+    from evaluators.runner import plan_tasks
+
+    specs = plan_tasks([*datasets, *datasets])
+    jobs = plan_jobs(["random", "function-words"], specs)
+    assert [(j.model, j.dataset) for j in jobs] == [
+        (m, d) for m in ("random", "function-words") for d in datasets
+    ]
+    assert sum(len(j.specs) for j in jobs) == len(specs)  # 2 models x each task once
+    costs = [job_cost(j) for j in jobs[: len(datasets)]]
+    assert all(cost > 1000 for cost in costs)
+    assert job_cost(Job("random", "steb/not-a-folder", jobs[0].specs)) == 0
+    model, dataset, tasks = _job_fields(jobs[0])
+    assert (model, dataset) == ("random", datasets[0])
+    assert tasks == [(s.task_type, s.config, s.split) for s in jobs[0].specs]
+
+
+def test_worker_job_imports_only_what_its_encoder_needs(
+    datasets: list[str], tmp_path: Path
+) -> None:
+    """The body of a Ray task, run in a fresh interpreter as a cold worker runs it: a
+    function-words job loads no torch / transformers / sentence-transformers / ray."""
+    import os
+    import subprocess
+    import sys
+
+    code = f"""
+import json, sys
+from evaluators.distributed.ray_runner import run_job
+assert "evaluators.runner" not in sys.modules  # nothing heavy before the env is set
+records = run_job(("function-words", {datasets[-1]!r}, [("order_alignment", "style_sequences", None)]),
+                  None, {{"chunk": True, "batch_size": 32, "device": None}}, {str(tmp_path)!r},
+                  None, 42, False, ".")
+heavy = ("torch", "transformers", "sentence_transformers", "ray", "spacy")
+print(json.dumps([len(records), sorted(m for m in heavy if m in sys.modules)]))
+"""
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [1, []]
