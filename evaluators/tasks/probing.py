@@ -1,26 +1,41 @@
-"""Probing (STEB Sec. 3.1): which linguistic features a frozen embedding encodes.
+"""Probing (STEB Sec. 3.1, App. C.10): which linguistic features a frozen embedding encodes.
 
-Each feature is quantile-binned into (up to) 5 classes and split into balanced
-train/validation/test sets (:func:`make_probing_columns`, used by the dataset builders).
-A logistic-regression probe is trained per feature with its L2 strength chosen on the
-validation set from {1e-5, 1e-4, 1e-3, 1e-2}; the main score is the mean test accuracy
-over features.
+The tables come binned and split (``label_<f>``, ``split_<f>``; built by
+:mod:`dataset_scripts.core.probing_columns`). One probe is trained per feature; the main
+score is the mean test accuracy over features.
 
-The STEB authors train a linear layer with Adam where the L2 strength is a weight decay
-λ on the mean loss; scikit-learn's ``LogisticRegression`` minimises
-``C·Σ loss + ½‖w‖²``, so the equivalent is ``C = 1 / (λ · n_train)`` (our mapping).
+Probe under protocol ``steb`` (default): the STEB authors' ``steb/tasks/probing.py``
+(GitHub ``rrivera1849/STEB``; facts only, after SentEval): ``nn.Linear(dim, classes)``
+followed by a sigmoid, trained with ``F.cross_entropy`` on the sigmoid outputs, Adam
+(lr 0.01) with weight decay lambda in {1e-5, 1e-4, 1e-3, 1e-2}, batches of 512 in table
+order (no shuffle), float32, at most 200 epochs; after each epoch the validation accuracy
+(argmax of the sigmoid outputs) is computed and the weights kept when it strictly
+improves, training stopping at the 6th epoch without improvement (their "tenacity" 5;
+the count is never reset). The lambda with the best validation accuracy (the first on
+ties) gives the test accuracy. The classes are the distinct train labels. ``torch``'s
+global generator is seeded once per evaluation (the evaluator's seed, 42, as their
+``set_seed(42)``) and each ``nn.Linear`` draws its initial weights from it, feature by
+feature, lambda by lambda, and each pass of their ``DataLoader`` over a split draws one
+int64 from it too (torch's loader does so for its worker base seed), which we repeat; we
+run it in a forked generator, with deterministic
+algorithms and one CPU thread, so the process' own state is left as it was.
 
-``details["ci95"]`` records a 95 % percentile bootstrap CI of the mean accuracy (1,000
-resamples, the evaluator's seed): in each replicate the test texts of every feature are
-resampled with replacement (independently per feature), the feature's accuracy of the
-*fixed* trained probe is recomputed, and the accuracies are averaged over features. The
-probes are not retrained, so the interval covers the test sample only.
+Probe under ``steb-strict`` (or ``ProbingEvaluator(probe="sklearn")``): scikit-learn's
+multinomial ``LogisticRegression`` at its optimum, with ``C = 1 / (lambda n_train)`` (the
+same L2 strength on the mean loss) chosen on validation from the same lambdas: no
+initialisation, batch order or early stopping in the result.
+
+``details["probe"]`` names the probe; ``details["l2_strength"]`` the chosen lambda per
+feature. ``details["ci95"]`` records a 95 % percentile bootstrap CI of the mean accuracy
+(1,000 resamples, the evaluator's seed): in each replicate the test texts of every
+feature are resampled with replacement (independently per feature), the feature's
+accuracy of the *fixed* trained probe is recomputed, and the accuracies are averaged
+over features. The probes are not retrained, so the interval covers the test sample only.
 """
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -37,44 +52,99 @@ from evaluators.tasks.base import (
 )
 
 L2_STRENGTHS = (1e-5, 1e-4, 1e-3, 1e-2)
-N_BINS = 5
-SPLIT_FRACTIONS = (0.8, 0.1, 0.1)
+LEARNING_RATE = 0.01
+MAX_EPOCHS = 200
+TENACITY = 5
+BATCH_SIZE = 512
+PROBES = ("torch", "sklearn")
 
 
-def quantile_bins(values: Sequence[float], n_bins: int = N_BINS) -> np.ndarray:
-    """Bin continuous values into quantile classes 0..k-1 (k <= n_bins: bins whose
-    edges coincide are merged, as pandas ``qcut(duplicates="drop")``)."""
-    array = np.asarray(values, dtype=np.float64)
-    edges = np.unique(np.quantile(array, np.linspace(0, 1, n_bins + 1)))
-    if len(edges) < 2:
-        return np.zeros(len(array), dtype=np.int64)
-    # right-closed bins with the lowest edge included, like qcut(include_lowest=True)
-    return np.clip(np.searchsorted(edges, array, side="left") - 1, 0, len(edges) - 2)
+def torch_probe(
+    vectors: np.ndarray,
+    labels: np.ndarray,
+    splits: np.ndarray,
+    n_classes: int,
+) -> tuple[np.ndarray, float, int]:
+    """The authors' linear + sigmoid probe on one feature (see the module docstring), run
+    on ``torch``'s current global generator: whether each test text is classified
+    correctly, the chosen weight decay and the epochs it trained."""
+    import torch
+
+    x = torch.from_numpy(np.ascontiguousarray(vectors, dtype=np.float32))
+    y = torch.from_numpy(np.ascontiguousarray(labels, dtype=np.int64))
+    parts = {}
+    for name in ("train", "validation", "test"):
+        index = torch.from_numpy(np.flatnonzero(splits == name))
+        xs, ys = x[index], y[index]
+        parts[name] = [
+            (xs[i : i + BATCH_SIZE], ys[i : i + BATCH_SIZE]) for i in range(0, len(ys), BATCH_SIZE)
+        ]
+
+    def loader_draw() -> None:
+        # their batches come from a DataLoader, whose every pass draws one int64 base seed
+        # from the global generator (torch.utils.data.dataloader._BaseDataLoaderIter), and
+        # that moves the next nn.Linear's initial weights: draw the same
+        torch.empty((), dtype=torch.int64).random_()
+
+    def predict(linear: torch.nn.Linear, batches: list) -> torch.Tensor:
+        loader_draw()
+        with torch.no_grad():
+            return torch.cat([torch.sigmoid(linear(xb)).argmax(dim=1) == yb for xb, yb in batches])
+
+    best: list[tuple[int, dict[str, torch.Tensor], int]] = []
+    linear = None
+    for strength in L2_STRENGTHS:
+        linear = torch.nn.Linear(x.shape[1], n_classes)
+        optimizer = torch.optim.Adam(linear.parameters(), lr=LEARNING_RATE, weight_decay=strength)
+        best_hits, best_state, epochs, misses = -1, None, 0, 0
+        for _ in range(MAX_EPOCHS):
+            epochs += 1
+            loader_draw()
+            for xb, yb in parts["train"]:
+                loss = torch.nn.functional.cross_entropy(torch.sigmoid(linear(xb)), yb)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+            hits = int(predict(linear, parts["validation"]).sum())
+            if hits > best_hits:  # equal validation sets: counts order as accuracies
+                best_hits = hits
+                best_state = {k: v.detach().clone() for k, v in linear.state_dict().items()}
+            else:
+                misses += 1
+                if misses > TENACITY:
+                    break
+        assert best_state is not None
+        best.append((best_hits, best_state, epochs))
+    chosen = int(np.argmax([hits for hits, _, _ in best]))
+    assert linear is not None
+    linear.load_state_dict(best[chosen][1])
+    correct = predict(linear, parts["test"]).numpy()
+    return correct, L2_STRENGTHS[chosen], best[chosen][2]
 
 
-def make_probing_columns(
-    values: Sequence[float], seed: int = DEFAULT_SEED, max_per_bin: int | None = None
-) -> tuple[list[int | None], list[str | None]]:
-    """Labels and balanced 80/10/10 splits for one feature.
+def sklearn_probe(
+    vectors: np.ndarray, labels: np.ndarray, splits: np.ndarray, seed: int
+) -> tuple[np.ndarray, float]:
+    """Logistic regression at its optimum, ``C = 1/(lambda n_train)`` chosen on
+    validation: whether each test text is classified correctly, and the chosen lambda."""
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import LogisticRegression
 
-    Every bin keeps the same number of texts (the smallest bin's size, optionally capped),
-    drawn with a seeded generator; texts left out get ``None``.
-    """
-    bins = quantile_bins(values)
-    rng = np.random.default_rng(seed)
-    per_bin = min(np.bincount(bins).min(), max_per_bin or np.inf)
-    labels: list[int | None] = [None] * len(bins)
-    splits: list[str | None] = [None] * len(bins)
-    for label in np.unique(bins):
-        members = rng.permutation(np.flatnonzero(bins == label))[: int(per_bin)]
-        n_train = int(len(members) * SPLIT_FRACTIONS[0])
-        n_val = int(len(members) * SPLIT_FRACTIONS[1])
-        for rank, index in enumerate(members):
-            labels[index] = int(label)
-            splits[index] = (
-                "train" if rank < n_train else "validation" if rank < n_train + n_val else "test"
-            )
-    return labels, splits
+    train, val, test = (splits == s for s in ("train", "validation", "test"))
+    best = (-1.0, L2_STRENGTHS[0], None)
+    for strength in L2_STRENGTHS:
+        model = LogisticRegression(
+            C=1.0 / (strength * train.sum()), max_iter=2000, random_state=seed
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            model.fit(vectors[train], labels[train])
+        score = float((model.predict(vectors[val]) == labels[val]).mean())
+        if score > best[0]:
+            best = (score, strength, model)
+    model = best[2]
+    assert model is not None
+    return model.predict(vectors[test]) == labels[test], best[1]
 
 
 def probing_ci(
@@ -98,45 +168,18 @@ class ProbingEvaluator(TaskEvaluator):
     schema = "probing"
     main_score_name = "accuracy"
     description = (
-        "logistic-regression probe per binned feature (L2 chosen on validation); mean test accuracy"
+        "linear+sigmoid probe per binned feature (Adam, weight decay chosen on validation); "
+        "mean test accuracy"
     )
+
+    def __init__(self, *args: Any, probe: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if probe is not None and probe not in PROBES:
+            raise ValueError(f"unknown probe {probe!r}; known probes: {', '.join(PROBES)}")
+        self.probe_kind = probe or ("torch" if self.protocol == "steb" else "sklearn")
 
     def texts(self, table: Table) -> list[str]:
         return [row["text"] for row in table.rows]
-
-    def probe(
-        self, vectors: np.ndarray, labels: np.ndarray, splits: np.ndarray
-    ) -> tuple[float, float]:
-        """Test accuracy and the chosen L2 strength for one feature."""
-        correct, strength = self.probe_predictions(vectors, labels, splits)
-        return float(correct.mean()), strength
-
-    def probe_predictions(
-        self, vectors: np.ndarray, labels: np.ndarray, splits: np.ndarray
-    ) -> tuple[np.ndarray, float]:
-        """Whether the probe classifies each test text correctly, and the chosen L2."""
-        from sklearn.exceptions import ConvergenceWarning  # here: costs start-up time
-        from sklearn.linear_model import LogisticRegression
-
-        train, val, test = (splits == s for s in ("train", "validation", "test"))
-        if len(np.unique(labels[train])) < 2 or not val.any() or not test.any():
-            raise ValueError(
-                "a probing feature needs two classes in train and non-empty validation/test"
-            )
-        best = (-1.0, L2_STRENGTHS[0], None)
-        for strength in L2_STRENGTHS:
-            model = LogisticRegression(
-                C=1.0 / (strength * train.sum()), max_iter=2000, random_state=self.seed
-            )
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", ConvergenceWarning)
-                model.fit(vectors[train], labels[train])
-            score = float((model.predict(vectors[val]) == labels[val]).mean())
-            if score > best[0]:
-                best = (score, strength, model)
-        model = best[2]
-        assert model is not None
-        return model.predict(vectors[test]) == labels[test], best[1]
 
     def compute(
         self, table: Table, embed: EmbeddingLookup
@@ -144,22 +187,73 @@ class ProbingEvaluator(TaskEvaluator):
         features = probing_features(list(table.rows[0]))
         if not features:
             raise ValueError(f"{table.source}: no label_<feature> columns to probe")
-        vectors = embed(self.texts(table)).astype(np.float64)
-        accuracies: dict[str, float] = {}
-        chosen: dict[str, float] = {}
-        correct: dict[str, np.ndarray] = {}
+        vectors = embed(self.texts(table))
+        columns = []
         for feature in features:
-            keep = np.asarray([row[f"label_{feature}"] is not None for row in table.rows])
+            keep = np.asarray(
+                [
+                    row[f"label_{feature}"] is not None and row[f"split_{feature}"] is not None
+                    for row in table.rows
+                ]
+            )
             labels = np.asarray([row[f"label_{feature}"] for row in table.rows], dtype=object)[
                 keep
             ].astype(int)
             splits = np.asarray([row[f"split_{feature}"] for row in table.rows], dtype=object)[keep]
-            correct[feature], chosen[feature] = self.probe_predictions(
-                vectors[keep], labels, splits
+            train = splits == "train"
+            if (
+                len(np.unique(labels[train])) < 2
+                or not (splits == "validation").any()
+                or not (splits == "test").any()
+            ):
+                raise ValueError(
+                    f"{table.source}: probing feature {feature} needs two classes in train and "
+                    "non-empty validation/test"
+                )
+            columns.append((feature, keep, labels, splits))
+        chosen: dict[str, float] = {}
+        correct: dict[str, np.ndarray] = {}
+        epochs: dict[str, int] = {}
+        if self.probe_kind == "torch":
+            import torch
+
+            threads, deterministic = (
+                torch.get_num_threads(),
+                torch.are_deterministic_algorithms_enabled(),
             )
-            accuracies[feature] = float(correct[feature].mean())
+            torch.set_num_threads(1)
+            torch.use_deterministic_algorithms(True)
+            try:
+                with torch.random.fork_rng(devices=[]):
+                    torch.manual_seed(self.seed)
+                    for feature, keep, labels, splits in columns:
+                        n_classes = len(np.unique(labels[splits == "train"]))
+                        correct[feature], chosen[feature], epochs[feature] = torch_probe(
+                            vectors[keep], labels, splits, n_classes
+                        )
+            finally:
+                torch.set_num_threads(threads)
+                torch.use_deterministic_algorithms(deterministic)
+            probe = {
+                "name": "torch linear + sigmoid, Adam lr 0.01 with weight decay (STEB code)",
+                "batch_size": BATCH_SIZE,
+                "max_epochs": MAX_EPOCHS,
+                "tenacity": TENACITY,
+                "epochs": epochs,
+            }
+        else:
+            for feature, keep, labels, splits in columns:
+                correct[feature], chosen[feature] = sklearn_probe(
+                    vectors[keep].astype(np.float64), labels, splits, self.seed
+                )
+            probe = {"name": "scikit-learn LogisticRegression, C = 1/(lambda n_train)"}
+        accuracies = {feature: float(hits.mean()) for feature, hits in correct.items()}
         metrics = {"accuracy": float(np.mean(list(accuracies.values())))}
         metrics.update({f"accuracy_{name}": value for name, value in accuracies.items()})
         counts = {"n_texts": len(table.rows), "n_features": len(features)}
-        details = {"l2_strength": chosen, "ci95": probing_ci(correct, self.seed)}
+        details = {
+            "probe": probe,
+            "l2_strength": chosen,
+            "ci95": probing_ci(correct, self.seed),
+        }
         return metrics, counts, details

@@ -11,9 +11,9 @@ from scipy.optimize import linear_sum_assignment
 from sklearn.cluster import MiniBatchKMeans
 from sklearn.metrics import roc_auc_score, v_measure_score
 
+from dataset_scripts.core.probing_columns import make_probing_columns, quantile_bins
 from evaluators.tasks import get_evaluator
 from evaluators.tasks.order_alignment import alignment_costs
-from evaluators.tasks.probing import make_probing_columns, quantile_bins
 
 from .helpers import lookup, random_lookup, table
 

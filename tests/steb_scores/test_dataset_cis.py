@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from dataset_scripts.core.probing_columns import make_probing_columns
 from evaluators.metric_math import roc_auc, v_measure
 from evaluators.steb_scores.results import read_result
 from evaluators.steb_scores.summary import dataset_score
@@ -20,7 +21,7 @@ from evaluators.tasks.pairs import (
     predefined_pairs_ci,
     weighted_pair_auc,
 )
-from evaluators.tasks.probing import make_probing_columns, probing_ci
+from evaluators.tasks.probing import probing_ci
 from tests.core.helpers import lookup, random_lookup, table
 from tests.steb_scores.helpers import write_result
 

