@@ -18,8 +18,9 @@ from collections import Counter
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.registry import builder
-from dataset_scripts.steb.labelled import CAP_PROTOCOL, BuildResult, labelled_table, require
+from dataset_scripts.core.spec import BuildResult
+from dataset_scripts.steb.catalog import clustering_counts, steb_dataset
+from dataset_scripts.steb.labelled import CAP_PROTOCOL, labelled_table, require
 
 URL = "https://github.com/keithecarlson/StyleTransferBibleData"
 SHUFFLE_SEED = 42  # STEB's seed for the order of verse references
@@ -105,8 +106,9 @@ def _bibles_dir(raw: Path) -> Path:
     return require(raw / "Data" / "Bibles" / VERSIONS[0], URL, "Bible version folder")
 
 
-def read_version(folder: Path) -> dict[VerseKey, str]:
-    """All verses of one version folder, keyed by (book index, chapter, verse)."""
+def read_version(folder: Path, bracketed: set[VerseKey] | None = None) -> dict[VerseKey, str]:
+    """All verses of one version folder, keyed by (book index, chapter, verse); the keys of
+    verses marked ``[[`` (LEB's bracketed verses) are added to ``bracketed`` when given."""
     verses: dict[VerseKey, str] = {}
     books = {p.name for p in folder.iterdir() if p.is_dir()}
     unknown = sorted(books - set(BOOKS))
@@ -131,9 +133,10 @@ def read_version(folder: Path) -> dict[VerseKey, str]:
                             f"{path} line {line_no}: expected '<verse number> <text>', "
                             f"got {line[:60]!r}"
                         )
-                    verses[(book_index, chapter, int(match.group(1)))] = (
-                        match.group(2) or ""
-                    ).strip()
+                    key = (book_index, chapter, int(match.group(1)))
+                    verses[key] = (match.group(2) or "").strip()
+                    if bracketed is not None and line.startswith("[["):
+                        bracketed.add(key)
     return verses
 
 
@@ -142,9 +145,11 @@ def _normalise(text: str) -> str:
 
 
 PROTOCOL = (
-    "Verse references are sorted by (book folder name, chapter, verse) and shuffled by "
-    "`random.Random(42)` (the STEB protocol's order), then the first verses of that order "
-    "are kept per version. Only verses present and non-empty in all eight versions are used (LEB marks a few bracketed verses with a leading `[[`, which is removed). STEB removes verses "
+    "Verse references are sorted by (book folder name, chapter, verse); the verses kept "
+    "(below) are shuffled by `random.Random(42)` (the STEB authors' loader), then the first "
+    "verses of that order are kept per version. Only verses present and non-empty in all "
+    "eight versions are used; LEB's bracketed verses (a leading `[[`), which the authors' "
+    "loader does not read, are dropped from every version. STEB removes verses "
     "that are identical ignoring whitespace and casing: a verse whose normalised text is "
     "the same in two or more versions is dropped from every version (so the kept verses stay "
     "parallel across labels). " + CAP_PROTOCOL + " Our copy is the full source: 8 x 200 = "
@@ -152,36 +157,68 @@ PROTOCOL = (
 )
 
 
-@builder("steb/bible_versions", protocol=PROTOCOL, raw_hint="BibleVersions")
 def build(raw: Path | None) -> BuildResult:
     """Bible verses labelled by translation."""
     if raw is None:
         raise DataError("steb/bible_versions needs --raw <StyleTransferBibleData checkout>")
     base = _bibles_dir(Path(raw))
-    bibles = {v: read_version(require(base / v, URL, f"{v} folder")) for v in VERSIONS}
+    bracketed: set[VerseKey] = set()
+    bibles = {
+        v: read_version(require(base / v, URL, f"{v} folder"), bracketed) for v in VERSIONS
+    }
     dropped: Counter[str] = Counter()
     common = set.intersection(*(set(b) for b in bibles.values()))
     for version, verses in bibles.items():
         missing = len(verses) - len(common)
         if missing:
             dropped[f"{version} verse absent from another version"] += missing
-    # STEB's order: references sorted as (book folder name, chapter, verse), then shuffled
-    # by random.Random(42); the per-version cap then takes the first verses of that order.
+    # STEB's order: references sorted as (book folder name, chapter, verse), filtered, then
+    # the kept ones shuffled by random.Random(42); the per-version cap then takes the
+    # first verses of that order. The authors' loader reads a verse line only when it is
+    # "<number> <text>": an empty or a bracketed ("[[12 ...") verse is absent there, so it
+    # leaves the common references before the shuffle, as here.
     keys = sorted(common, key=lambda k: (BOOKS[k[0]], k[1], k[2]))
-    random.Random(SHUFFLE_SEED).shuffle(keys)
     kept: list[VerseKey] = []
     for key in keys:
         texts = [_normalise(bibles[v][key]) for v in VERSIONS]
         if not all(texts):
             dropped["verse empty in some version (dropped from all)"] += len(texts)
             continue
+        if key in bracketed:
+            dropped["verse bracketed ([[) in LEB (dropped from all)"] += len(texts)
+            continue
         if len(set(texts)) < len(texts):
             dropped["verse identical in two or more versions (dropped from all)"] += len(texts)
             continue
         kept.append(key)
+    random.Random(SHUFFLE_SEED).shuffle(kept)
     records = [
         (f"{version}-{BOOKS[b]}-{c}-{v}", bibles[version][(b, c, v)], version)
         for version in VERSIONS
         for (b, c, v) in kept
     ]
     return labelled_table(records, dropped)
+
+
+DATASETS = (
+    steb_dataset(
+        name="bible_versions",
+        summary="Verse-aligned text of eight English Bible translations, labelled by version.",
+        bucket="time",
+        definitional=("time",),
+        counts=clustering_counts(8, 200),
+        source_url="https://github.com/keithecarlson/StyleTransferBibleData",
+        license="KJV, ASV, BBE, Darby, DRA, WEB, YLT public domain; LEB under the Lexham "
+        "English Bible licence (free use with attribution); no licence file in the repository",
+        raw_format="Data/Bibles/<VERSION>/<Book>/<Book><chapter>.txt, lines '<verse> <text>'",
+        citation="""@article{carlson2018evaluating,
+  title   = {Evaluating prose style transfer with the Bible},
+  author  = {Carlson, Keith and Riddell, Allen and Rockmore, Daniel},
+  journal = {Royal Society Open Science},
+  year    = {2018}
+}""",
+        builder=build,
+        protocol=PROTOCOL,
+        raw_hint="BibleVersions",
+    ),
+)
