@@ -8,8 +8,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from datasets import Dataset
-
 from dataset_scripts.core.cards import ALL_CONFIG
 from dataset_scripts.core.errors import StylebenchError
 from dataset_scripts.core.hub_folder import (
@@ -19,7 +17,7 @@ from dataset_scripts.core.hub_folder import (
     write_hub_folder,
 )
 from dataset_scripts.core.quiet import quiet_datasets
-from dataset_scripts.core.spec import DatasetSpec
+from dataset_scripts.core.spec import BuildResult, DatasetSpec
 from dataset_scripts.registry import find_config, releases
 
 
@@ -38,6 +36,18 @@ def check_buildable(spec: DatasetSpec, raw: Path | None) -> None:
         raise FileNotFoundError(f"{spec.hub_id}: raw path {raw} does not exist")
 
 
+def run_builder(spec: DatasetSpec, raw: Path | None) -> BuildResult:
+    """The declared builder's :class:`BuildResult` for ``raw`` (TypeError naming the
+    dataset when a builder returns anything else)."""
+    assert spec.builder is not None  # check_buildable ran
+    result = spec.builder(Path(raw) if raw is not None else None)
+    if not isinstance(result, BuildResult):
+        raise TypeError(
+            f"{spec.hub_id}: its builder returned {type(result).__name__}, not a BuildResult"
+        )
+    return result
+
+
 def build_dataset(
     spec: DatasetSpec, raw: Path | None, out_dir: Path
 ) -> tuple[Path, dict[str, int]]:
@@ -50,7 +60,7 @@ def build_dataset(
             raise failed[spec.config]
         return folder, dropped_by_config[spec.config]
     check_out_dir(Path(out_dir), raw)  # before the build runs: fail fast, touch nothing
-    tables, dropped = spec.builder(Path(raw) if raw is not None else None)
+    tables, dropped = run_builder(spec, raw)
     return write_hub_folder(spec, tables, out_dir, dropped), dropped
 
 
@@ -71,7 +81,6 @@ def release_spec(repo: str, members: Sequence[DatasetSpec]) -> DatasetSpec:
         citation=first.citation,
         raw_format=first.raw_format,
         language=tuple(dict.fromkeys(lang for m in members for lang in m.language)),
-        extra={"family": first.extra.get("family", ""), "release": [m.hub_id for m in members]},
     )
 
 
@@ -86,6 +95,8 @@ def _previous_tables(
     for config in keep:
         for shard in sorted((Path(folder) / "data" / config).glob("*-00000-of-00001.parquet")):
             split = shard.name.split("-00000-of-")[0]
+            from datasets import Dataset
+
             with quiet_datasets():
                 rows = Dataset.from_parquet(str(shard)).to_list()
             tables.setdefault(config, {})[split] = rows
@@ -120,7 +131,7 @@ def build_release(
     for spec in specs:
         try:
             check_buildable(spec, raw)
-            built, dropped[spec.config] = spec.builder(Path(raw) if raw is not None else None)
+            built, dropped[spec.config] = run_builder(spec, raw)
         except (FileNotFoundError, StylebenchError, ValueError) as error:
             failed[spec.config] = error
             continue

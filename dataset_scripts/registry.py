@@ -1,128 +1,66 @@
-"""Registry of buildable datasets: metadata declared once, used for the card, the
-``stylebench list datasets`` table and ``stylebench build``."""
+"""Registry of buildable datasets, read from their declarations.
+
+One idiom for every family: a builder module declares its datasets in a module-level
+``DATASETS`` tuple of :class:`~dataset_scripts.core.spec.DatasetSpec`, next to the build
+functions they name::
+
+    def build(raw: Path | None) -> BuildResult: ...
+
+    DATASETS = (DatasetSpec(hub_id="demo/x", ..., builder=build, protocol=PROTOCOL),)
+
+(STEB datasets use :func:`dataset_scripts.steb.catalog.steb_dataset`, which fills the
+STEB metadata and the release repo.) The registry imports every module of the builder
+packages, on first use only, and collects their ``DATASETS``; adding a dataset needs no
+edit here or in any list. Builder modules keep their top-level imports light (heavy
+libraries are imported inside the functions that use them), so listing stays fast.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Iterable
+from functools import cache
 
 from dataset_scripts.core.errors import UnknownNameError
-from dataset_scripts.core.spec import Builder, DatasetSpec
-
-
-@dataclass(frozen=True)
-class BuilderInfo:
-    """A build script attached to a catalogued dataset (see :func:`builder`)."""
-
-    build: Builder
-    protocol: str
-    raw_hint: str = ""
-    needs_raw: bool = True
-
-
-_REGISTRY: dict[str, DatasetSpec] = {}
-_BUILDERS: dict[str, BuilderInfo] = {}
-# Catalogues: callables returning specs *without* builders (e.g. STEB's 96 datasets);
-# a builder registered with :func:`builder` is attached by hub id.
-_CATALOGUES: list[Callable[[], list[DatasetSpec]]] = []
-
-
-def register(spec: DatasetSpec) -> DatasetSpec:
-    """Register a dataset whose metadata lives with its builder (e.g. the demo)."""
-    if spec.hub_id in _REGISTRY:
-        raise ValueError(f"dataset {spec.hub_id!r} is registered twice")
-    _REGISTRY[spec.hub_id] = spec
-    return spec
-
-
-def builder(
-    hub_id: str, *, protocol: str, raw_hint: str = "", needs_raw: bool = True
-) -> Callable[[Builder], Builder]:
-    """Decorator attaching a build script to a catalogued dataset::
-
-        @builder("steb/StylePTB", protocol="...", raw_hint="StylePTB")
-        def build(raw: Path | None) -> BuildOutput: ...
-
-    ``protocol`` (Markdown) goes into the card; ``raw_hint`` names the folder under
-    ``../shared/corpora`` holding the raw download, where there is one.
-    """
-
-    def attach(function: Builder) -> Builder:
-        if hub_id in _BUILDERS:
-            raise ValueError(f"two builders for {hub_id!r}")
-        _BUILDERS[hub_id] = BuilderInfo(function, protocol, raw_hint, needs_raw)
-        return function
-
-    return attach
-
-
-def register_catalogue(catalogue: Callable[[], list[DatasetSpec]]) -> None:
-    _CATALOGUES.append(catalogue)
-
-
-# Release resolvers: hub id -> (repo id, config) for a dataset that is one config of a
-# multi-dataset repo, else None. Applied to every spec (catalogued or registered) that
-# does not set ``repo_id`` itself, so builders keep registering by their dataset's id.
-_RELEASES: list[Callable[[str], tuple[str, str] | None]] = []
-
-
-def register_releases(resolver: Callable[[str], tuple[str, str] | None]) -> None:
-    _RELEASES.append(resolver)
-
-
-def _with_release(spec: DatasetSpec) -> DatasetSpec:
-    if spec.repo_id:
-        return spec
-    for resolver in _RELEASES:
-        found = resolver(spec.hub_id)
-        if found is not None:
-            return replace(spec, repo_id=found[0], config=found[1])
-    return spec
-
+from dataset_scripts.core.spec import DatasetSpec
 
 BUILDER_PACKAGES = ("demo", "steb", "arb", "valla", "styledisc")
 
 
-def _load_builtin_builders() -> None:
-    """Import every module of the builder packages: a module registers its datasets
-    when it is imported (``register`` at module level), so adding a builder needs no
-    edit here. Idempotent (Python imports a module once)."""
+def declaring_modules() -> list[str]:
+    """Every module of the builder packages (each may declare ``DATASETS``)."""
     import importlib
     import pkgutil
 
+    names = []
     for package_name in BUILDER_PACKAGES:
-        try:
-            package = importlib.import_module(f"dataset_scripts.{package_name}")
-        except ModuleNotFoundError as error:
-            if error.name == f"dataset_scripts.{package_name}":
-                continue  # that family has no builders yet
-            raise
-        for module in pkgutil.walk_packages(package.__path__, prefix=f"{package.__name__}."):
-            importlib.import_module(module.name)
+        package = importlib.import_module(f"dataset_scripts.{package_name}")
+        names += [
+            m.name for m in pkgutil.walk_packages(package.__path__, prefix=f"{package.__name__}.")
+        ]
+    return names
+
+
+@cache
+def _declared() -> tuple[DatasetSpec, ...]:
+    import importlib
+
+    specs: list[DatasetSpec] = []
+    for name in declaring_modules():
+        declared = getattr(importlib.import_module(name), "DATASETS", ())
+        for spec in declared:
+            if not isinstance(spec, DatasetSpec):
+                raise TypeError(f"{name}.DATASETS holds {type(spec).__name__}, not a DatasetSpec")
+        specs.extend(declared)
+    return tuple(specs)
 
 
 def all_datasets() -> dict[str, DatasetSpec]:
-    """Every registered and catalogued dataset, builders attached."""
-    _load_builtin_builders()  # idempotent: a module registers once, on first import
-    merged = dict(_REGISTRY)
-    for catalogue in _CATALOGUES:
-        for spec in catalogue():
-            if spec.hub_id in merged:
-                raise ValueError(f"dataset {spec.hub_id!r} is both registered and catalogued")
-            info = _BUILDERS.get(spec.hub_id)
-            if info is not None:
-                spec = replace(
-                    spec,
-                    builder=info.build,
-                    protocol=info.protocol,
-                    raw_hint=info.raw_hint,
-                    needs_raw=info.needs_raw,
-                )
-            merged[spec.hub_id] = spec
-    orphans = sorted(set(_BUILDERS) - set(merged))
-    if orphans:
-        raise ValueError(f"builders for datasets missing from every catalogue: {orphans}")
-    merged = {key: _with_release(spec) for key, spec in merged.items()}
+    """Every declared dataset by hub id (modules imported on the first call)."""
+    merged: dict[str, DatasetSpec] = {}
+    for spec in _declared():
+        if spec.hub_id in merged:
+            raise ValueError(f"dataset {spec.hub_id!r} is declared twice")
+        merged[spec.hub_id] = spec
     _check_configs(merged.values())
     return merged
 

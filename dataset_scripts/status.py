@@ -194,10 +194,6 @@ def discover(raw_root: Path | None) -> dict[str, list[RawMatch]]:
     return found
 
 
-def layout_of(source: str) -> Layout | None:
-    return next((layout for layout in LAYOUTS if layout.source == source), None)
-
-
 def built_folder(spec: DatasetSpec, built_root: Path | None) -> Path | None:
     """The locally built folder of ``spec`` under ``built_root`` (``<org>__<name>``)."""
     if built_root is None:
@@ -228,12 +224,6 @@ def raw_match(
     return matches[0] if matches else None
 
 
-def raw_location(spec: DatasetSpec, raw_root: Path | None) -> Path | None:
-    """The folder of :func:`raw_match`, or ``None``."""
-    match = raw_match(spec, raw_root)
-    return match.folder if match else None
-
-
 def dataset_status(
     spec: DatasetSpec,
     raw_root: Path | None,
@@ -259,7 +249,7 @@ def dataset_status(
 
 
 def task_types(spec: DatasetSpec) -> tuple[str, ...]:
-    return tuple(spec.extra.get("task_types", ()))
+    return spec.task_types
 
 
 def select(

@@ -179,7 +179,7 @@ class Dataset:
             citation="(cite the source of the data)",
             raw_format="Python records",
             protocol="Rows formed by `evaluators.api.Dataset` (the `stylebench build --from` code).",
-            extra={"run_command": f"stylebench run --model <encoder> --dataset {out}"},
+            run_command=f"stylebench run --model <encoder> --dataset {out}",
         )
         splits = {config: {DEFAULT_SPLIT: rows} for config, rows in self.tables.items()}
         return Path(write_hub_folder(spec, splits, Path(out), self.dropped))

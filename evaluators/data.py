@@ -141,7 +141,7 @@ def _hub_schemas(ref: str) -> dict[str, str]:
             out[name] = name
         elif name in known:
             spec = find_config(ref, name)
-            tasks = spec.extra.get("task_types", ()) if spec is not None else ()
+            tasks = spec.task_types if spec is not None else ()
             out[name] = _schema_of_tasks(tasks) or _schema_from_builder(ref, name) or ""
         else:
             out[name] = _schema_from_builder(ref, name) or ""

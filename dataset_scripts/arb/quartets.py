@@ -54,8 +54,7 @@ from dataset_scripts.arb.quality import (
 )
 from dataset_scripts.core.arb_schema import CONTENT_ORIGIN, REGIMES, SURFACE
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.core.spec import BuildOutput, DatasetSpec
-from dataset_scripts.registry import register
+from dataset_scripts.core.spec import BuildResult, DatasetSpec
 
 HUB_ID = "arb/quartets"
 RAIDAR_PROMPT = "Rewrite this for me"
@@ -308,12 +307,12 @@ def build_rows(raw: Path) -> tuple[list[dict[str, Any]], dict[str, int], dict[st
     return rows, dict(dropped), flags
 
 
-def build(raw: Path | None) -> BuildOutput:
+def build(raw: Path | None) -> BuildResult:
     """Registry builder: ``{"quartets": {"train": rows}}`` and the drop report."""
     if raw is None:
         raise FileNotFoundError(f"{HUB_ID} is built from ../shared/corpora; pass --raw")
     rows, dropped, _ = build_rows(raw)
-    return {"quartets": {"train": rows}}, dropped
+    return BuildResult({"quartets": {"train": rows}}, dropped)
 
 
 def composition(rows: list[dict[str, Any]]) -> str:
@@ -420,20 +419,19 @@ def describe_build(
     return protocol_markdown(rows, flags), {"quality_flags": flags}
 
 
-SPEC = register(
-    DatasetSpec(
-        hub_id=HUB_ID,
-        pretty_name="ARB-style matched four-regime quartets (RAIDAR arXiv + GEDE essays)",
-        summary=(
-            "Human, Free-LLM, H2L and LLM2L texts for the same source items, built from the "
-            "RAIDAR arXiv files and the GEDE preliminary essay runs, in the ARB release schema "
-            "(Perrone 2026), for evaluating AI-text detectors under LLM-mediated rewriting."
-        ),
-        builder=build,
-        license="research use only (RAIDAR and GEDE have no licence file)",
-        source_url="https://github.com/cvlab-columbia/RaidarLLMDetect ; "
-        "https://github.com/lukasgehring/Assessing-LLM-Text-Detection-in-Educational-Contexts",
-        citation="""@article{perrone2026arb,
+SPEC = DatasetSpec(
+    hub_id=HUB_ID,
+    pretty_name="ARB-style matched four-regime quartets (RAIDAR arXiv + GEDE essays)",
+    summary=(
+        "Human, Free-LLM, H2L and LLM2L texts for the same source items, built from the "
+        "RAIDAR arXiv files and the GEDE preliminary essay runs, in the ARB release schema "
+        "(Perrone 2026), for evaluating AI-text detectors under LLM-mediated rewriting."
+    ),
+    builder=build,
+    license="research use only (RAIDAR and GEDE have no licence file)",
+    source_url="https://github.com/cvlab-columbia/RaidarLLMDetect ; "
+    "https://github.com/lukasgehring/Assessing-LLM-Text-Detection-in-Educational-Contexts",
+    citation="""@article{perrone2026arb,
   title   = {{ARB}: A Matched Authorship-Rewriting Benchmark Dataset for {AI}-Text Detector Evaluation},
   author  = {Perrone, Gaetano},
   journal = {arXiv preprint arXiv:2607.29539},
@@ -445,16 +443,15 @@ SPEC = register(
   booktitle = {ICLR},
   year      = {2024}
 }""",
-        raw_format="RAIDAR Arxiv *.json.gz (lists of {title, abs} / {input, <prompt>: rewrite}); "
-        "GEDE data.csv.gz (';'-separated ['', question, human, llm]) + info.json",
-        protocol=protocol_markdown(),
-        describe_build=describe_build,
-        needs_raw=True,
-        raw_hint="",
-        extra={
-            "family": "arb",
-            "run_command": "stylebench arb run --data <this folder> --detector loglik "
-            "--out scores.parquet && stylebench arb report --scores scores.parquet --out report/",
-        },
-    )
+    raw_format="RAIDAR Arxiv *.json.gz (lists of {title, abs} / {input, <prompt>: rewrite}); "
+    "GEDE data.csv.gz (';'-separated ['', question, human, llm]) + info.json",
+    protocol=protocol_markdown(),
+    describe_build=describe_build,
+    needs_raw=True,
+    raw_hint="",
+    run_command="stylebench arb run --data <this folder> --detector loglik "
+    "--out scores.parquet && stylebench arb report --scores scores.parquet --out report/",
 )
+
+
+DATASETS = (SPEC,)

@@ -150,9 +150,9 @@ def _front_matter_text(meta: Mapping[str, object]) -> str:
 
 def _table15_rows(spec: DatasetSpec, built: Mapping[str, int], label: str = "") -> list[str]:
     rows = []
-    for task, row in spec.extra.get("table15", {}).items():
+    for task, row in (spec.steb.table15 if spec.steb else {}).items():
         rows.append(
-            f"| {label}{task} | {row['classes']:,} | {row['per_class']:,} | {row['total']:,} | "
+            f"| {label}{task} | {row.classes:,} | {row.per_class:,} | {row.total:,} | "
             f"{built.get(task, 0):,} |"
         )
     return rows
@@ -167,7 +167,7 @@ def _steb_section(
     """STEB metadata: task types, Table 10 bucket, Table 13 clusters, Table 15 counts
     (one block per config of a release)."""
     parts = members or {"": spec}
-    if not any(m.extra.get("family") == "steb" for m in parts.values()):
+    if not any(m.steb is not None for m in parts.values()):
         return []
     lines = ["## In STEB", ""]
     if members:
@@ -179,21 +179,21 @@ def _steb_section(
             "|---|---|---|---|---|",
         ]
         for config, member in parts.items():
-            extra = member.extra
-            in_96 = "" if extra.get("in_steb_96", True) else " (not in the 96)"
+            steb = member.steb
+            in_96 = "" if steb is None or steb.in_steb_96 else " (not in the 96)"
             lines.append(
                 f"| `{config}` | {member.hub_id.split('/')[-1]}{in_96} | "
-                f"{', '.join(extra.get('task_types', ())) or '-'} | {extra.get('bucket', '-')} | "
-                f"{', '.join(extra.get('definitional', ())) or 'none'} |"
+                f"{', '.join(member.task_types) or '-'} | {steb.bucket if steb else '-'} | "
+                f"{', '.join(steb.definitional if steb else ()) or 'none'} |"
             )
         lines.append("")
     else:
-        extra = spec.extra
+        steb = spec.steb
         lines += [
-            f"- Task types: {', '.join(extra.get('task_types', ())) or '-'}",
-            f"- Attribute (paper Table 10): {extra.get('bucket', '-')}",
+            f"- Task types: {', '.join(spec.task_types) or '-'}",
+            f"- Attribute (paper Table 10): {steb.bucket if steb else '-'}",
             f"- Definitional score clusters (Table 13): "
-            f"{', '.join(extra.get('definitional', ())) or 'none'}",
+            f"{', '.join(steb.definitional if steb else ()) or 'none'}",
             "",
         ]
     head = "config / task type" if members else "task type"
@@ -255,7 +255,7 @@ def render_card(
         "```",
         "",
         "```bash",
-        spec.extra.get("run_command", f"stylebench run --model <encoder> --dataset {spec.hub_id}"),
+        spec.run_command or f"stylebench run --model <encoder> --dataset {spec.hub_id}",
         "```",
         "",
         "## Configs, schema and tasks",
@@ -300,7 +300,7 @@ def render_card(
         lines.append("No source rows were dropped by the build.")
     lines += [
         "",
-        "Built with `" + spec.extra.get("build_command", f"stylebench build {spec.hub_id}") + "`.",
+        "Built with `" + (spec.build_command or f"stylebench build {spec.hub_id}") + "`.",
         "",
         "## Citation",
         "",

@@ -92,14 +92,14 @@ STEB_SCHEMAS: tuple[Schema, ...] = (
 # Every schema, listed here explicitly: STEB's, ARB's quartets, style-discrimination triplets.
 SCHEMAS: dict[str, Schema] = {s.name: s for s in (*STEB_SCHEMAS, ARB_SCHEMA, TRIPLET_SCHEMA)}
 
-TASK_TYPES: tuple[str, ...] = (
-    "clustering",
-    "all_to_all_pairs",
-    "predefined_pairs",
-    "order_alignment",
-    "retrieval",
-    "probing",
-)
+# The task types (STEB's six), named once: datasets declare them, evaluators serve them.
+CLUSTERING = "clustering"
+ALL_TO_ALL = "all_to_all_pairs"
+PREDEFINED = "predefined_pairs"
+ORDER = "order_alignment"
+RETRIEVAL = "retrieval"
+PROBING = "probing"
+TASK_TYPES: tuple[str, ...] = (CLUSTERING, ALL_TO_ALL, PREDEFINED, ORDER, RETRIEVAL, PROBING)
 
 
 def schema_for_task(task_type: str) -> Schema:

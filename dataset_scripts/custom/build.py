@@ -342,10 +342,8 @@ def build_from_source(
         raw_format=src.kind,
         protocol=_protocol(src, options, command),
         needs_raw=True,
-        extra={
-            "run_command": f"stylebench run --model <encoder> --dataset {out}",
-            "build_command": command,
-        },
+        run_command=f"stylebench run --model <encoder> --dataset {out}",
+        build_command=command,
     )
     info = {
         "source": str(source),

@@ -20,11 +20,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from dataset_scripts.core.spec import DatasetSpec
+from dataset_scripts.core.spec import BuildResult, DatasetSpec
 from dataset_scripts.demo.personas import PERSONAS
 from dataset_scripts.demo.source_text import SENTENCES
 from dataset_scripts.demo.transforms import TRANSFORMS, apply_many
-from dataset_scripts.registry import register
 
 HUB_ID = "stylebench/demo"
 N_CLUSTER_SENTENCES = 60
@@ -77,17 +76,17 @@ def retrieval_rows() -> list[dict[str, Any]]:
 
 def build(
     raw: Path | None = None,
-) -> tuple[dict[str, dict[str, list[dict[str, Any]]]], dict[str, int]]:
+) -> BuildResult:
     """The demo tables (no raw download; ``raw`` is ignored)."""
     tables = {
         "labelled_texts": {"test": labelled_rows()},
         "style_sequences": {"test": sequence_rows()},
         "retrieval": {"test": retrieval_rows()},
     }
-    return tables, {}
+    return BuildResult(tables, {})
 
 
-register(
+DATASETS = (
     DatasetSpec(
         hub_id=HUB_ID,
         pretty_name="stylebench demo suite",
@@ -110,5 +109,5 @@ register(
             + "."
         ),
         needs_raw=False,
-    )
+    ),
 )

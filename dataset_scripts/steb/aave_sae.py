@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.registry import builder
+from dataset_scripts.core.spec import BuildResult
+from dataset_scripts.steb.catalog import ORDER, SampleCount, steb_dataset
 from dataset_scripts.steb.sampling import cap_per_class
 from dataset_scripts.steb.shakespeare import read_lines
 
@@ -79,11 +80,43 @@ _PROTOCOL = (
 )
 
 
-@builder("steb/twitter_aave_sae", protocol=_PROTOCOL, raw_hint="AAVE_SAE_Groenwold")
-def build(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+def build(raw: Path | None) -> BuildResult:
     """AAVE tweets and their SAE rewrites as order-alignment sequences."""
     if raw is None:
         raise FileNotFoundError(f"steb/twitter_aave_sae needs {DOWNLOAD_URL}")
     rows, dropped = build_rows(raw)
     rows = cap_per_class(rows, key=lambda row: row["group"], dropped=dropped, what="group")
-    return {"style_sequences": {"test": rows}}, dict(dropped)
+    return BuildResult({"style_sequences": {"test": rows}}, dict(dropped))
+
+
+AAVE_CITATION = """@inproceedings{groenwold-etal-2020-investigating,
+  title     = {Investigating {A}frican-{A}merican {V}ernacular {E}nglish in Transformer-Based
+               Text Generation},
+  author    = {Groenwold, Sophie and Ou, Lily and Parekh, Aesha and Honnavalli, Samhita and
+               Levy, Sharon and Mirza, Diba and Wang, William Yang},
+  booktitle = {Proceedings of EMNLP 2020},
+  year      = {2020}
+}"""
+
+
+DATASETS = (
+    steb_dataset(
+        name="twitter_aave_sae",
+        summary="Groenwold et al. (2020): African-American English tweets and their "
+        "intent-equivalent Standard American English rewrites, as STEB order-alignment data.",
+        bucket="dialect",
+        definitional=("dialect", "content_independence"),
+        counts={ORDER: SampleCount(1, 400, 400)},
+        source_url="https://aclanthology.org/attachments/2020.emnlp-main.473."
+        "OptionalSupplementaryMaterial.zip",
+        license="no licence file; research use only (paper supplementary material). The AAVE "
+        "side are TwitterAAE tweets (Blodgett et al. 2016) under the Twitter terms of service; "
+        "the official repository omits them for that reason",
+        raw_format="two line-aligned UTF-8 text files, aave_samples.txt and sae_samples.txt "
+        "(one tweet per line, line i of one file pairs with line i of the other)",
+        citation=AAVE_CITATION,
+        builder=build,
+        protocol=_PROTOCOL,
+        raw_hint="AAVE_SAE_Groenwold",
+    ),
+)

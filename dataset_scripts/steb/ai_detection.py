@@ -16,13 +16,15 @@ import io
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.spec import Builder, BuildResult, DatasetSpec
 from dataset_scripts.raw_io import iter_jsonl
-from dataset_scripts.registry import builder
+from dataset_scripts.steb.catalog import CLUSTERING, SampleCount, steb_dataset
+from dataset_scripts.steb.pan_sources import PAN_DATA_URL, PAN_LICENSE, PAN_SC_CITATIONS
 from dataset_scripts.steb.sampling import cap_per_class
 
 Rows = list[dict[str, Any]]
@@ -69,8 +71,22 @@ class _Labelled:
         return rows
 
 
-def _result(rows: Rows, dropped: Counter[str]) -> tuple[dict[str, Any], dict[str, int]]:
-    return {"labelled_texts": {"test": rows}}, dict(dropped)
+def _result(rows: Rows, dropped: Counter[str]) -> BuildResult:
+    return BuildResult({"labelled_texts": {"test": rows}}, dict(dropped))
+
+
+# hub id -> (builder, {"protocol": ..., "raw_hint": ...}), read by the declarations below
+_BUILDS: dict[str, tuple[Builder, dict[str, str]]] = {}
+
+
+def _builds(hub_id: str, **how: str) -> Callable[[Builder], Builder]:
+    """Record the builder of ``hub_id`` (and its protocol, raw hint) for :data:`DATASETS`."""
+
+    def record(build: Builder) -> Builder:
+        _BUILDS[hub_id] = (build, how)
+        return build
+
+    return record
 
 
 # ------------------------------------------------------------------------ DetectRL ---
@@ -137,12 +153,12 @@ def _register_detectrl(name: str, stem: str, binary: bool) -> None:
         "Google-PaLM, Llama-2-70b)."
     )
 
-    @builder(
+    @_builds(
         f"steb/machine_text_detection_DetectRL_{name}",
         protocol=DETECTRL_PROTOCOL.format(stem=stem, labels=labels),
         raw_hint="detectrl",
     )
-    def build(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+    def build(raw: Path | None) -> BuildResult:
         if raw is None:
             raise DataError("DetectRL needs --raw (the DetectRL repository)")
         dropped: Counter[str] = Counter()
@@ -188,7 +204,7 @@ def m4_rows(raw: Path, domain: str, dropped: Counter[str]) -> Rows:
 for _domain in ("arxiv", "peerread", "reddit", "wikihow", "wikipedia"):
 
     def _make(domain: str) -> None:
-        @builder(
+        @_builds(
             f"steb/machine_text_detection_M4_{domain}",
             protocol=(
                 f"All `{domain}_<generator>.jsonl` files of M4's data/ folder are read: "
@@ -202,7 +218,7 @@ for _domain in ("arxiv", "peerread", "reddit", "wikihow", "wikipedia"):
             # the llama-2 sample in ../shared/corpora has no peerread file
             raw_hint="" if domain == "peerread" else "m4_llama2",
         )
-        def build(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+        def build(raw: Path | None) -> BuildResult:
             if raw is None:
                 raise DataError("M4 needs --raw (the M4 repository's data/ folder)")
             dropped: Counter[str] = Counter()
@@ -270,7 +286,7 @@ def mage_rows(raw: Path, domain: str, dropped: Counter[str]) -> Rows:
 for _domain in MAGE_DOMAINS:
 
     def _make_mage(domain: str) -> None:
-        @builder(
+        @_builds(
             f"steb/machine_text_detection_MAGE_{domain}",
             protocol=(
                 f"Records of yaful/MAGE (test split where the export has one) whose `src` "
@@ -281,7 +297,7 @@ for _domain in MAGE_DOMAINS:
                 "k-means, V-measure."
             ),
         )
-        def build(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+        def build(raw: Path | None) -> BuildResult:
             if raw is None:
                 raise DataError("MAGE needs --raw (an export of yaful/MAGE)")
             dropped: Counter[str] = Counter()
@@ -335,7 +351,7 @@ def gede_rows(raw: Path, dropped: Counter[str]) -> Rows:
     return out.capped()
 
 
-@builder(
+@_builds(
     "steb/gede_essay_detection",
     protocol=(
         "Every GEDE generation run (info.json + ';'-separated data.csv) contributes its "
@@ -348,7 +364,7 @@ def gede_rows(raw: Path, dropped: Counter[str]) -> Rows:
     ),
     raw_hint="gede_prelim",
 )
-def build_gede(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+def build_gede(raw: Path | None) -> BuildResult:
     """GEDE essays labelled human / generator."""
     if raw is None:
         raise DataError("GEDE needs --raw (the GEDE repository's datasets/ folder)")
@@ -420,12 +436,12 @@ _PAN_CAP = (
 )
 
 
-@builder(
+@_builds(
     "steb/machine_text_detection_PAN24_news",
     protocol="Every `<generator>.jsonl` of the PAN24 generative-authorship news data "
     "(test partition) gives texts labelled by the file stem (`human` for human.jsonl)." + _PAN_CAP,
 )
-def build_pan24(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+def build_pan24(raw: Path | None) -> BuildResult:
     """PAN24 generative authorship news, labelled by generator."""
     if raw is None:
         raise DataError("PAN24 needs --raw")
@@ -436,13 +452,13 @@ def build_pan24(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
 for _genre in ("essays", "fiction", "news"):
 
     def _make_pan25(genre: str) -> None:
-        @builder(
+        @_builds(
             f"steb/machine_text_detection_PAN25_26_{genre}",
             protocol="PAN25/26 task 1 validation records (jsonl, merged with `*truth*.jsonl` "
             f"by `id` where labels ship separately) whose `genre` is {genre}, labelled by "
             "their `model` field (human plus every participating LLM)." + _PAN_CAP,
         )
-        def build(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+        def build(raw: Path | None) -> BuildResult:
             if raw is None:
                 raise DataError("PAN25/26 task 1 needs --raw")
             dropped: Counter[str] = Counter()
@@ -453,14 +469,215 @@ for _genre in ("essays", "fiction", "news"):
     _make_pan25(_genre)
 
 
-@builder(
+@_builds(
     "steb/machine_text_detection_PAN25_collaborative",
     protocol="PAN25 task 2 development records labelled by their human-AI collaboration "
     "category (`label_text`, else `label`)." + _PAN_CAP,
 )
-def build_pan25_collab(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+def build_pan25_collab(raw: Path | None) -> BuildResult:
     """PAN25 human-AI collaborative text classification."""
     if raw is None:
         raise DataError("PAN25 task 2 needs --raw")
     dropped: Counter[str] = Counter()
     return _result(pan25_collab_rows(Path(raw), dropped), dropped)
+
+
+DETECTRL_CITATION = """@inproceedings{wu2024detectrl,
+  title     = {{DetectRL}: Benchmarking {LLM}-Generated Text Detection in Real-World
+               Scenarios},
+  author    = {Wu, Junchao and Zhan, Runzhe and Wong, Derek F. and Yang, Shu and
+               Yang, Xinyi and Yuan, Yulin and Chao, Lidia S.},
+  booktitle = {NeurIPS 2024 Datasets and Benchmarks Track},
+  year      = {2024}
+}"""
+M4_CITATION = """@inproceedings{wang2024m4,
+  title     = {M4: Multi-generator, Multi-domain, and Multi-lingual Black-Box
+               Machine-Generated Text Detection},
+  author    = {Wang, Yuxia and others},
+  booktitle = {Proceedings of EACL 2024},
+  year      = {2024}
+}"""
+MAGE_CITATION = """@inproceedings{li2024mage,
+  title     = {{MAGE}: Machine-generated Text Detection in the Wild},
+  author    = {Li, Yafu and others},
+  booktitle = {Proceedings of ACL 2024},
+  year      = {2024}
+}"""
+GEDE_CITATION = """@article{gehring2025gede,
+  title   = {Assessing {LLM} Text Detection in Educational Contexts},
+  author  = {Gehring, Lukas and Paa{\\ss}en, Benjamin},
+  year    = {2025}
+}"""
+
+
+def _atd(
+    name: str,
+    classes: int,
+    per: int,
+    total: int,
+    summary: str,
+    *,
+    adversarial: bool = False,
+    **declared: Any,
+) -> DatasetSpec:
+    """An AI-text-detection clustering set; its builder, protocol and raw hint are the
+    ones :func:`_builds` recorded for it above."""
+    build, how = _BUILDS.pop(f"steb/{name}")
+    return steb_dataset(
+        name=name,
+        summary=summary,
+        bucket="authorship",
+        definitional=(),
+        counts={CLUSTERING: SampleCount(classes, per, total)},
+        application="ATD (Adv.)" if adversarial else "ATD",
+        builder=build,
+        **how,
+        **declared,
+    )
+
+
+DETECTRL_FORMAT = (
+    'DetectRL Benchmark/Tasks/Task*/<name>_test.json: a JSON list of {text, label: "human"|'
+    '"llm", data_type, llm_type}'
+)
+_DETECTRL = dict(
+    source_url="https://github.com/NLP2CT/DetectRL",
+    license="no licence file in the DetectRL repository (NeurIPS 2024 D&B benchmark; research use)",
+    raw_format=DETECTRL_FORMAT,
+    citation=DETECTRL_CITATION,
+)
+_M4 = dict(
+    source_url="https://github.com/mbzuai-nlp/M4",
+    license="research use (SemEval-2024 Task 8 data policy)",
+    raw_format="M4 data/<domain>_<generator>.jsonl: {prompt, human_text, machine_text, model, "
+    "source, source_ID}",
+    citation=M4_CITATION,
+)
+_MAGE = dict(
+    source_url="https://huggingface.co/datasets/yaful/MAGE",
+    license="public use (yaful/MAGE on the Hugging Face Hub)",
+    raw_format="yaful/MAGE export (csv, jsonl or parquet) with columns text, label, src "
+    "(src = <domain>_human or <domain>_machine_<method>_<generator>)",
+    citation=MAGE_CITATION,
+)
+_PAN_ATD = dict(source_url=PAN_DATA_URL, license=PAN_LICENSE)
+
+DATASETS = (
+    _atd(
+        "gede_essay_detection",
+        4,
+        200,
+        800,
+        "GEDE: human student essays vs. essays generated by three LLMs at several levels of "
+        "contribution, labelled by generator.",
+        source_url="https://github.com/lukasgehring/Assessing-LLM-Text-Detection-in-"
+        "Educational-Contexts",
+        license="CC BY-NC-SA 4.0",
+        raw_format="GEDE run folders datasets/<corpus>/[dipper/]<model>/<run>/{data.csv, "
+        "info.json}: ';'-separated CSV (index, question, human, llm); info.json gives the model",
+        citation=GEDE_CITATION,
+    ),
+    *(
+        _atd(
+            f"machine_text_detection_DetectRL_{domain}",
+            5,
+            200,
+            1000,
+            f"DetectRL {domain.replace('_', ' ')}: human text vs. four LLMs (ChatGPT, "
+            "Claude-instant, Google-PaLM, Llama-2-70b), labelled by generator.",
+            **_DETECTRL,  # type: ignore[arg-type]
+        )
+        for domain in ("arxiv", "direct_prompt", "writing_prompt", "xsum", "yelp_review")
+    ),
+    *(
+        _atd(
+            f"machine_text_detection_DetectRL_{attack}_attacks",
+            2,
+            200,
+            400,
+            f"DetectRL {attack} attacks: human vs. attacked LLM text (binary labels).",
+            adversarial=True,
+            **_DETECTRL,  # type: ignore[arg-type]
+        )
+        for attack in ("paraphrase", "perturbation", "prompt")
+    ),
+    *(
+        _atd(
+            f"machine_text_detection_M4_{domain}",
+            classes,
+            200,
+            classes * 200,
+            f"M4 {domain}: human text vs. the domain's generators (BloomZ skipped), "
+            "labelled by generator.",
+            **_M4,  # type: ignore[arg-type]
+        )
+        for domain, classes in (
+            ("arxiv", 6),
+            ("peerread", 6),
+            ("reddit", 6),
+            ("wikihow", 5),
+            ("wikipedia", 5),
+        )
+    ),
+    *(
+        _atd(
+            f"machine_text_detection_MAGE_{domain}",
+            28,
+            per,
+            28 * per,
+            f"MAGE {domain}: human text vs. 27 generators (generation methods collapsed).",
+            **_MAGE,  # type: ignore[arg-type]
+        )
+        for domain, per in (
+            ("cmv", 60),
+            ("eli5", 73),
+            ("hswag", 66),
+            ("roct", 76),
+            ("sci_gen", 36),
+            ("squad", 55),
+            ("tldr", 57),
+            ("wp", 70),
+            ("xsum", 86),
+            ("yelp", 42),
+        )
+    ),
+    _atd(
+        "machine_text_detection_PAN24_news",
+        14,
+        200,
+        2800,
+        "PAN24 generative authorship detection (news): human articles vs. 13 LLMs, labelled "
+        "by generator.",
+        raw_format="PAN24 generative-authorship-news: one <generator>.jsonl per source "
+        "(human.jsonl and machines/*.jsonl) with {id, text}",
+        citation=PAN_SC_CITATIONS[24],
+        **_PAN_ATD,  # type: ignore[arg-type]
+    ),
+    *(
+        _atd(
+            f"machine_text_detection_PAN25_26_{genre}",
+            classes,
+            per,
+            classes * per,
+            f"PAN25/26 generative AI detection (task 1) validation data, {genre}: human vs. "
+            "participating LLMs, labelled by the model field.",
+            raw_format="PAN25/26 task 1 dataset.jsonl: {id, text, model, genre, label}",
+            citation=PAN_SC_CITATIONS[25],
+            **_PAN_ATD,  # type: ignore[arg-type]
+        )
+        for genre, classes, per in (("essays", 13, 25), ("fiction", 12, 25), ("news", 14, 59))
+    ),
+    _atd(
+        "machine_text_detection_PAN25_collaborative",
+        6,
+        200,
+        1200,
+        "PAN25 human-AI collaborative text classification (task 2 dev set): six collaboration "
+        "categories.",
+        raw_format="PAN25 task 2 jsonl: {id, text, label, label_text}",
+        citation=PAN_SC_CITATIONS[25],
+        **_PAN_ATD,  # type: ignore[arg-type]
+    ),
+)
+if _BUILDS:  # a builder above without its declaration
+    raise ValueError(f"ai_detection: builders without a declaration: {sorted(_BUILDS)}")

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.registry import builder
+from dataset_scripts.core.spec import BuildResult
+from dataset_scripts.steb.catalog import ORDER, SampleCount, steb_dataset
 from dataset_scripts.steb.sampling import cap_per_class
 from dataset_scripts.steb.shakespeare import read_lines
 
@@ -104,11 +105,42 @@ _PROTOCOL = (
 )
 
 
-@builder("steb/ASSET", protocol=_PROTOCOL, raw_hint="ASSET")
-def build(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+def build(raw: Path | None) -> BuildResult:
     """ASSET original/simplification pairs as order-alignment sequences."""
     if raw is None:
         raise FileNotFoundError(f"steb/ASSET needs {DOWNLOAD_URL}")
     rows, dropped = build_rows(raw)
     rows = cap_per_class(rows, key=lambda row: row["group"], dropped=dropped, what="group")
-    return {"style_sequences": {"test": rows}}, dict(dropped)
+    return BuildResult({"style_sequences": {"test": rows}}, dict(dropped))
+
+
+ASSET_CITATION = """@inproceedings{alva-manchego-etal-2020-asset,
+  title     = {{ASSET}: A Dataset for Tuning and Evaluation of Sentence Simplification Models
+               with Multiple Rewriting Transformations},
+  author    = {Alva-Manchego, Fernando and Martin, Louis and Bordes, Antoine and Scarton,
+               Carolina and Sagot, Beno{\\^i}t and Specia, Lucia},
+  booktitle = {Proceedings of ACL 2020},
+  year      = {2020}
+}"""
+
+
+DATASETS = (
+    steb_dataset(
+        name="ASSET",
+        summary="ASSET Wikipedia sentences paired with one of their ten crowdsourced "
+        "simplifications (simple > complex), as STEB order-alignment data.",
+        bucket="register",
+        definitional=("register", "content_independence"),
+        counts={ORDER: SampleCount(1, 400, 400)},
+        source_url="https://github.com/facebookresearch/asset",
+        license="CC BY-NC 4.0 per the facebookresearch/asset repository LICENSE (the raw files "
+        "read here); the Hugging Face card (facebook/asset), which STEB cites, shows CC BY-SA "
+        "4.0. Non-commercial use is the safe reading",
+        raw_format="dataset/asset.{valid,test}.orig and asset.{valid,test}.simp.{0..9}: "
+        "line-aligned plain text, one sentence per line",
+        citation=ASSET_CITATION,
+        builder=build,
+        protocol=_PROTOCOL,
+        raw_hint="ASSET",
+    ),
+)

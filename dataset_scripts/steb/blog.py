@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.registry import builder
+from dataset_scripts.steb.catalog import clustering_counts, steb_dataset
 from dataset_scripts.steb.labelled import CAP_PROTOCOL, labelled_builder
 
 URL = "https://u.cs.biu.ac.il/~koppel/BlogCorpus.htm"
@@ -107,11 +107,51 @@ def _protocol(attribute: str, total: str) -> str:
     )
 
 
-builder(
-    "steb/blog_age",
-    protocol=_protocol("age bucket (10s/20s/30s)", "Table 15: 3 x 200."),
-    raw_hint=RAW_HINT,
-)(labelled_builder(lambda raw, dropped: read_posts(raw, dropped, "age")))
-builder("steb/blog_gender", protocol=_protocol("gender", "Table 15: 2 x 200."), raw_hint=RAW_HINT)(
-    labelled_builder(lambda raw, dropped: read_posts(raw, dropped, "gender"))
+build_blog_age = labelled_builder(lambda raw, dropped: read_posts(raw, dropped, "age"))
+build_blog_gender = labelled_builder(lambda raw, dropped: read_posts(raw, dropped, "gender"))
+
+
+BLOG_CITATION = """@inproceedings{schler2006effects,
+  title     = {Effects of Age and Gender on Blogging},
+  author    = {Schler, Jonathan and Koppel, Moshe and Argamon, Shlomo and Pennebaker, James},
+  booktitle = {AAAI Spring Symposium: Computational Approaches to Analyzing Weblogs},
+  year      = {2006}
+}"""
+BLOG_FORMAT = (
+    "Blog Authorship Corpus XML files <id>.<gender>.<age>.<industry>.<sign>.xml "
+    "(<Blog><date/><post/>...</Blog>)"
+)
+BLOG_LICENSE = "non-commercial research use (https://u.cs.biu.ac.il/~koppel/BlogCorpus.htm)"
+BLOG_URL = "https://huggingface.co/datasets/barilan/blog_authorship_corpus"
+
+
+DATASETS = (
+    steb_dataset(
+        name="blog_age",
+        summary="Blog posts labelled by the blogger's age bucket (10s, 20s, 30s).",
+        bucket="demographics",
+        definitional=("demographics",),
+        counts=clustering_counts(3, 200),
+        source_url=BLOG_URL,
+        license=BLOG_LICENSE,
+        raw_format=BLOG_FORMAT,
+        citation=BLOG_CITATION,
+        builder=build_blog_age,
+        protocol=_protocol("age bucket (10s/20s/30s)", "Table 15: 3 x 200."),
+        raw_hint=RAW_HINT,
+    ),
+    steb_dataset(
+        name="blog_gender",
+        summary="Blog posts labelled by the blogger's gender.",
+        bucket="demographics",
+        definitional=("demographics",),
+        counts=clustering_counts(2, 200),
+        source_url=BLOG_URL,
+        license=BLOG_LICENSE,
+        raw_format=BLOG_FORMAT,
+        citation=BLOG_CITATION,
+        builder=build_blog_gender,
+        protocol=_protocol("gender", "Table 15: 2 x 200."),
+        raw_hint=RAW_HINT,
+    ),
 )

@@ -17,8 +17,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.registry import builder
-from dataset_scripts.steb.labelled import CAP_PROTOCOL, BuildResult, labelled_table
+from dataset_scripts.core.spec import BuildResult
+from dataset_scripts.steb.catalog import ORDER, SampleCount, clustering_counts, steb_dataset
+from dataset_scripts.steb.labelled import CAP_PROTOCOL, labelled_table
 
 URL = "https://huggingface.co/datasets/billray110/corpus-of-diverse-styles"
 STYLES = (
@@ -70,10 +71,34 @@ PROTOCOL = (
 )
 
 
-@builder("steb/corpus-of-diverse-styles", protocol=PROTOCOL, raw_hint="CDS_samples")
 def build(raw: Path | None) -> BuildResult:
     """CDS sentences labelled by style."""
     if raw is None:
         raise DataError("steb/corpus-of-diverse-styles needs --raw <folder of <style>.txt>")
     dropped: Counter[str] = Counter()
     return labelled_table(read_records(Path(raw), dropped), dropped)
+
+
+DATASETS = (
+    steb_dataset(
+        name="corpus-of-diverse-styles",
+        summary="Corpus of Diverse Styles: sentences of 11 styles (lyrics, three COHA decade "
+        "slices, tweets, AAE tweets, Joyce, Bible, Switchboard, romantic poetry, Shakespeare).",
+        bucket="genre",
+        definitional=("genre", "content_independence"),
+        counts={**clustering_counts(11, 200), ORDER: SampleCount(11, 400, 4_400)},
+        source_url="https://huggingface.co/datasets/billray110/corpus-of-diverse-styles",
+        license="MIT (code, https://github.com/martiansideofthemoon/style-transfer-paraphrase); "
+        "cite and respect the original source of each style",
+        raw_format="one sentence per line, one file per style (data_samples/<style>.txt)",
+        citation="""@inproceedings{krishna-etal-2020-reformulating,
+  title     = {Reformulating Unsupervised Style Transfer as Paraphrase Generation},
+  author    = {Krishna, Kalpesh and Wieting, John and Iyyer, Mohit},
+  booktitle = {Proceedings of EMNLP 2020},
+  year      = {2020}
+}""",
+        builder=build,
+        protocol=PROTOCOL,
+        raw_hint="CDS_samples",
+    ),
+)

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
 from dataset_scripts.raw_io import open_text
-from dataset_scripts.registry import builder
+from dataset_scripts.steb.catalog import clustering_counts, steb_dataset
 from dataset_scripts.steb.labelled import CAP_PROTOCOL, labelled_builder
 
 URL = "https://zenodo.org/records/6411789 and https://zenodo.org/records/5887101"
@@ -126,10 +126,24 @@ def read_records(raw: Path, dropped: Counter[str]) -> Iterator[tuple[str, str, s
                 yield f"{letter_id}-p{number}", paragraph, period(year)
 
 
-builder(
-    "steb/ceeces",
-    protocol="Every paragraph of every CEECES letter (parts 1 and 2) is one text, labelled "
-    "with the 20-year period of the letter's date (1680-1699 ... 1780-1800). "
-    + CAP_PROTOCOL
-    + " With both parts (about 15k paragraphs) STEB reports 6 x 200 = 1,200 (Table 15).",
-)(labelled_builder(read_records))
+build_ceeces = labelled_builder(read_records)
+
+
+DATASETS = (
+    steb_dataset(
+        name="ceeces",
+        summary="Paragraphs of historical English letters (CEECES) labelled by 20-year period "
+        "1680-1800.",
+        bucket="time",
+        definitional=("time",),
+        counts=clustering_counts(6, 200),
+        source_url="https://zenodo.org/records/6411789",
+        license="CC BY-NC 4.0 (part 1) and CC BY-NC-ND 4.0 (part 2): non-commercial",
+        raw_format="CEECES Zenodo records 6411789 and 5887101 (letter files with period metadata)",
+        builder=build_ceeces,
+        protocol="Every paragraph of every CEECES letter (parts 1 and 2) is one text, labelled "
+        "with the 20-year period of the letter's date (1680-1699 ... 1780-1800). "
+        + CAP_PROTOCOL
+        + " With both parts (about 15k paragraphs) STEB reports 6 x 200 = 1,200 (Table 15).",
+    ),
+)

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.registry import builder
+from dataset_scripts.steb.catalog import clustering_counts, steb_dataset
 from dataset_scripts.steb.labelled import CAP_PROTOCOL, labelled_builder, open_text
 
 URL = "https://github.com/TurkuNLP/CORE-corpus"
@@ -64,11 +64,32 @@ def read_records(raw: Path, dropped: Counter[str]) -> Iterator[tuple[str, str, s
                     yield f"{doc_id}-{label}", text, label
 
 
-builder(
-    "steb/core",
-    protocol="Every document of train, dev and test (merged) appears once per register "
-    "sub-label (all labels except the main registers IN, NA, HI, LY, SP, IP, ID, OP); "
-    "documents with main labels only are dropped (counted). "
-    + CAP_PROTOCOL
-    + " With the full release STEB reports 38 x 25 = 950 (Table 15).",
-)(labelled_builder(read_records))
+build_core = labelled_builder(read_records)
+
+
+DATASETS = (
+    steb_dataset(
+        name="core",
+        summary="Corpus of Online Registers of English (CORE): web documents labelled by "
+        "register sub-label.",
+        bucket="genre",
+        definitional=("genre",),
+        counts=clustering_counts(38, 25),
+        source_url="https://github.com/TurkuNLP/CORE-corpus",
+        license="CC BY-SA 4.0",
+        raw_format="CORE train/dev/test TSV (.tsv[.gz]): 'labels<TAB>id<TAB>text'",
+        citation="""@article{laippala2023core,
+  title   = {Register identification from the unrestricted open Web using the Corpus of
+             Online Registers of English},
+  author  = {Laippala, Veronika and others},
+  journal = {Language Resources and Evaluation},
+  year    = {2023}
+}""",
+        builder=build_core,
+        protocol="Every document of train, dev and test (merged) appears once per register "
+        "sub-label (all labels except the main registers IN, NA, HI, LY, SP, IP, ID, OP); "
+        "documents with main labels only are dropped (counted). "
+        + CAP_PROTOCOL
+        + " With the full release STEB reports 38 x 25 = 950 (Table 15).",
+    ),
+)

@@ -32,11 +32,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
-
 from dataset_scripts.core.errors import DataError
 from dataset_scripts.raw_io import iter_jsonl
-from dataset_scripts.registry import builder
+from dataset_scripts.steb.catalog import clustering_counts, steb_dataset
 from dataset_scripts.steb.labelled import CAP_PROTOCOL, labelled_builder, read_delimited
 
 URL = "https://huggingface.co/datasets/abhaygupta1266/"
@@ -74,6 +72,8 @@ def endive_files(raw: Path) -> list[Path]:
 def read_table(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     """Yield ``(where, record)`` of one file; ``where`` is ``"<file> line|row <n>"``."""
     if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
         try:
             table = pq.read_table(path)
         except Exception as error:  # pyarrow raises several types for a corrupt file
@@ -146,10 +146,31 @@ def read_records(raw: Path, dropped: Counter[str]) -> Iterator[tuple[str, str, s
         yield from read_file(path, dropped)
 
 
-builder(
-    "steb/endive",
-    protocol="Every Standard American English input and each of its five dialect rewrites "
-    "(Jamaican, African American, Colloquial Singaporean, Indian, Chicano English) across "
-    "STEB's 12 EnDive tasks is one text, labelled with its variety; repeated texts are "
-    "dropped. " + CAP_PROTOCOL + " STEB reports 6 x 200 = 1,200 (Table 15).",
-)(labelled_builder(read_records, dedupe=True))
+build_endive = labelled_builder(read_records, dedupe=True)
+
+
+DATASETS = (
+    steb_dataset(
+        name="endive",
+        summary="EnDive: NLU benchmark sentences rewritten into five English dialects "
+        "(Jamaican, African American, Colloquial Singaporean, Indian, Chicano) plus Standard "
+        "American English.",
+        bucket="dialect",
+        definitional=("dialect",),
+        counts=clustering_counts(6, 200),
+        source_url="https://huggingface.co/datasets/abhaygupta1266/",
+        license="not stated by the source (STEB assumes permissive: public benchmark on the Hub)",
+        raw_format="EnDive task CSV/JSONL files with one text column per dialect",
+        citation="""@misc{gupta2025endive,
+  title  = {EnDive: A Cross-Dialect Benchmark for Fairness and Performance in Large Language
+            Models},
+  author = {Gupta, Abhay and others},
+  year   = {2025}
+}""",
+        builder=build_endive,
+        protocol="Every Standard American English input and each of its five dialect rewrites "
+        "(Jamaican, African American, Colloquial Singaporean, Indian, Chicano English) across "
+        "STEB's 12 EnDive tasks is one text, labelled with its variety; repeated texts are "
+        "dropped. " + CAP_PROTOCOL + " STEB reports 6 x 200 = 1,200 (Table 15).",
+    ),
+)

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.registry import builder
+from dataset_scripts.core.spec import BuildResult
+from dataset_scripts.steb.catalog import clustering_counts, steb_dataset
 from dataset_scripts.steb.labelled import (
     CAP_PROTOCOL,
-    BuildResult,
     find_first,
     labelled_table,
     read_delimited,
@@ -46,10 +46,34 @@ PROTOCOL = (
 )
 
 
-@builder("steb/eWAVE", protocol=PROTOCOL, raw_hint="eWAVE")
 def build(raw: Path | None) -> BuildResult:
     """eWAVE example sentences labelled by variety."""
     if raw is None:
         raise DataError("steb/eWAVE needs --raw <eWAVE CLDF checkout>")
     dropped: Counter[str] = Counter()
     return labelled_table(read_records(Path(raw), dropped), dropped)
+
+
+DATASETS = (
+    steb_dataset(
+        name="eWAVE",
+        summary="Example sentences of 53 varieties of English from the Electronic World Atlas "
+        "of Varieties of English (eWAVE), labelled by variety.",
+        bucket="dialect",
+        definitional=("dialect",),
+        counts=clustering_counts(53, 29),
+        source_url="https://github.com/cldf-datasets/ewave",
+        license="CC BY 4.0 (Zenodo CLDF release, per STEB); the GitHub snapshot's LICENSE "
+        "states CC BY 3.0 Unported",
+        raw_format="CLDF StructureDataset: cldf/examples.csv + cldf/languages.csv",
+        citation="""@book{ewave2020,
+  title     = {The Electronic World Atlas of Varieties of English},
+  editor    = {Kortmann, Bernd and Lunkenheimer, Kerstin and Ehret, Katharina},
+  publisher = {Zenodo},
+  year      = {2020}
+}""",
+        builder=build,
+        protocol=PROTOCOL,
+        raw_hint="eWAVE",
+    ),
+)

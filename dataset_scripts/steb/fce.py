@@ -22,7 +22,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.registry import builder
+from dataset_scripts.steb.catalog import clustering_counts, steb_dataset
 from dataset_scripts.steb.labelled import CAP_PROTOCOL, labelled_builder
 
 URL = "https://ilexir.co.uk/datasets/index.html"
@@ -80,10 +80,30 @@ def read_records(raw: Path, dropped: Counter[str]) -> Iterator[tuple[str, str, s
             yield f"{path.stem}-{answer.tag}", text, language
 
 
-builder(
-    "steb/fce_l1",
-    protocol="Every answer of every FCE script is one text (the learner's original wording: "
-    "error annotations contribute their incorrect part), labelled with the candidate's "
-    "first language. " + CAP_PROTOCOL + " With the public release STEB reports 15 x 25 = "
-    "375 (Table 15; one of the 16 languages has fewer than 25 answers).",
-)(labelled_builder(read_records))
+build_fce_l1 = labelled_builder(read_records)
+
+
+DATASETS = (
+    steb_dataset(
+        name="fce_l1",
+        summary="FCE exam answers of learners of English, labelled by first language.",
+        bucket="demographics",
+        definitional=("demographics",),
+        counts=clustering_counts(15, 25),
+        source_url="https://ilexir.co.uk/datasets/index.html",
+        license="non-commercial research and educational use",
+        raw_format="FCE release XML (fce-released-dataset/dataset/*/*.xml: <language>, "
+        "<coded_answer> with <NS> error tags)",
+        citation="""@inproceedings{yannakoudakis-etal-2011-new,
+  title     = {A New Dataset and Method for Automatically Grading {ESOL} Texts},
+  author    = {Yannakoudakis, Helen and Briscoe, Ted and Medlock, Ben},
+  booktitle = {Proceedings of ACL 2011},
+  year      = {2011}
+}""",
+        builder=build_fce_l1,
+        protocol="Every answer of every FCE script is one text (the learner's original wording: "
+        "error annotations contribute their incorrect part), labelled with the candidate's "
+        "first language. " + CAP_PROTOCOL + " With the public release STEB reports 15 x 25 = "
+        "375 (Table 15; one of the 16 languages has fewer than 25 answers).",
+    ),
+)

@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.registry import builder
+from dataset_scripts.core.spec import BuildResult
+from dataset_scripts.steb.catalog import ORDER, SampleCount, steb_dataset
 from dataset_scripts.steb.sampling import cap_per_class
 
 DOWNLOAD_URL = (
@@ -98,11 +99,51 @@ _PROTOCOL = (
 )
 
 
-@builder("steb/graded_formality", protocol=_PROTOCOL)
-def build(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+def build(raw: Path | None) -> BuildResult:
     """Five-level formality sequences of tweets and SMS."""
     if raw is None:
         raise FileNotFoundError(f"steb/graded_formality needs {DOWNLOAD_URL}")
     rows, dropped = build_rows(raw)
     rows = cap_per_class(rows, key=lambda row: row["group"], dropped=dropped, what="source")
-    return {"style_sequences": {"test": rows}}, dict(dropped)
+    return BuildResult({"style_sequences": {"test": rows}}, dict(dropped))
+
+
+GRADED_FORMALITY_CITATION = """@inproceedings{barbieri-etal-2020-tweeteval,
+  title     = {{T}weet{E}val: Unified Benchmark and Comparative Evaluation for Tweet
+               Classification},
+  author    = {Barbieri, Francesco and Camacho-Collados, Jose and Espinosa Anke, Luis and
+               Neves, Leonardo},
+  booktitle = {Findings of EMNLP 2020},
+  year      = {2020}
+}
+@inproceedings{almeida-etal-2011-sms,
+  title     = {Contributions to the Study of {SMS} Spam Filtering: New Collection and Results},
+  author    = {Almeida, Tiago A. and G{\\'o}mez Hidalgo, Jos{\\'e} Mar{\\'i}a and Yamakami, Akebo},
+  booktitle = {Proceedings of the 11th ACM Symposium on Document Engineering},
+  year      = {2011}
+}"""
+
+
+DATASETS = (
+    steb_dataset(
+        name="graded_formality",
+        summary="Non-offensive TweetEval tweets and non-spam SMS, each rewritten four times "
+        "with increasing formality by gpt-5-mini: five-level formality sequences, as STEB "
+        "order-alignment data.",
+        bucket="register",
+        definitional=("register", "content_independence"),
+        counts={ORDER: SampleCount(2, 1_000, 2_000)},
+        source_url="https://huggingface.co/datasets/cardiffnlp/tweet_eval and "
+        "https://huggingface.co/datasets/ucirvine/sms_spam (originals); the rewrites are "
+        "released with STEB",
+        license="derived data: TweetEval tweets (Twitter terms of service, research use) and "
+        "the UCI SMS Spam Collection (CC BY 4.0); rewrites generated with gpt-5-mini "
+        "(OpenAI terms); no licence stated for the STEB release",
+        raw_format="graded_formality.csv (UTF-8, header id,source,level_1,...,level_5; "
+        "source tweet_eval or sms_spam; level_1 = original utterance, level_5 = most formal "
+        "rewrite)",
+        citation=GRADED_FORMALITY_CITATION,
+        builder=build,
+        protocol=_PROTOCOL,
+    ),
+)

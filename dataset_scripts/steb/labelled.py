@@ -11,10 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.spec import BuildResult
 from dataset_scripts.raw_io import open_text
 from dataset_scripts.steb.sampling import MAX_PER_CLASS, MIN_PER_CLASS, cap_per_class
-
-BuildResult = tuple[dict[str, dict[str, list[dict[str, Any]]]], dict[str, int]]
 
 
 def require(path: Path, url: str, what: str = "raw file") -> Path:
@@ -89,7 +88,7 @@ def labelled_table(
     rows = cap_per_class(
         rows, key=lambda r: r["label"], dropped=dropped, what="label", low=low, high=high
     )
-    return {"labelled_texts": {"test": rows}}, dict(dropped)
+    return BuildResult({"labelled_texts": {"test": rows}}, dict(dropped))
 
 
 def labelled_builder(

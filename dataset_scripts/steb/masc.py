@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.registry import builder
+from dataset_scripts.steb.catalog import clustering_counts, steb_dataset
 from dataset_scripts.steb.labelled import CAP_PROTOCOL, labelled_builder
 
 URL = "http://www.anc.org/data/masc/downloads"
@@ -62,10 +62,23 @@ def read_records(raw: Path, dropped: Counter[str]) -> Iterator[tuple[str, str, s
                 yield f"{genre}/{path.stem}-{line_no}", text, genre
 
 
-builder(
-    "steb/masc_text_genre",
-    protocol="Every non-empty line of every MASC 3.0.0 document (data/written and "
-    "data/spoken) is one text, labelled with its genre folder; duplicate lines are dropped. "
-    + CAP_PROTOCOL.replace("[25, 200]", f"[25, {PER_GENRE}]")
-    + f" STEB reports 19 x {PER_GENRE} = 2,850 (Table 15).",
-)(labelled_builder(read_records, high=PER_GENRE, dedupe=True))
+build_masc_text_genre = labelled_builder(read_records, high=PER_GENRE, dedupe=True)
+
+
+DATASETS = (
+    steb_dataset(
+        name="masc_text_genre",
+        summary="MASC 3.0.0 texts of 19 genres of American English.",
+        bucket="genre",
+        definitional=("genre",),
+        counts=clustering_counts(19, 150),
+        source_url="http://www.anc.org/data/masc/downloads",
+        license="no licence or other restrictions (https://anc.org/data/masc/about/)",
+        raw_format="MASC 3.0.0 data/written|spoken/<genre>/<doc>.txt",
+        builder=build_masc_text_genre,
+        protocol="Every non-empty line of every MASC 3.0.0 document (data/written and "
+        "data/spoken) is one text, labelled with its genre folder; duplicate lines are dropped. "
+        + CAP_PROTOCOL.replace("[25, 200]", f"[25, {PER_GENRE}]")
+        + f" STEB reports 19 x {PER_GENRE} = 2,850 (Table 15).",
+    ),
+)

@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.registry import builder
+from dataset_scripts.core.spec import BuildResult
+from dataset_scripts.steb.catalog import ORDER, SampleCount, steb_dataset
 from dataset_scripts.steb.sampling import cap_per_class
 from dataset_scripts.steb.shakespeare import read_lines
 
@@ -112,11 +113,41 @@ _PROTOCOL = (
 )
 
 
-@builder("steb/OneStopEnglishCorpus", protocol=_PROTOCOL, raw_hint="OneStopEnglish")
-def build(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+def build(raw: Path | None) -> BuildResult:
     """OneStopEnglish three-level sentence triples as order-alignment sequences."""
     if raw is None:
         raise FileNotFoundError(f"steb/OneStopEnglishCorpus needs {DOWNLOAD_URL}")
     rows, dropped = build_rows(raw)
     rows = cap_per_class(rows, key=lambda row: row["group"], dropped=dropped, what="group")
-    return {"style_sequences": {"test": rows}}, dict(dropped)
+    return BuildResult({"style_sequences": {"test": rows}}, dict(dropped))
+
+
+ONESTOP_CITATION = """@inproceedings{vajjala-lucic-2018-onestopenglish,
+  title     = {{O}ne{S}top{E}nglish corpus: A new corpus for automatic readability assessment
+               and text simplification},
+  author    = {Vajjala, Sowmya and Lu{\\v{c}}i{\\'c}, Ivana},
+  booktitle = {Proceedings of the Thirteenth Workshop on Innovative Use of NLP for Building
+               Educational Applications},
+  pages     = {297--304},
+  year      = {2018}
+}"""
+
+
+DATASETS = (
+    steb_dataset(
+        name="OneStopEnglishCorpus",
+        summary="OneStopEnglish news texts rewritten by teachers at three reading levels; "
+        "sentence triples advanced > intermediate > elementary, as STEB order-alignment data.",
+        bucket="register",
+        definitional=("register", "content_independence"),
+        counts={ORDER: SampleCount(1, 600, 600)},
+        source_url="https://github.com/nishkalavallabhi/OneStopEnglishCorpus",
+        license="CC-BY-SA-4.0",
+        raw_format="Sentence-Aligned/{ADV-INT,ELE-INT,ADV-ELE}.txt: blocks of two aligned "
+        "sentences (first level, second level) separated by a line of seven asterisks",
+        citation=ONESTOP_CITATION,
+        builder=build,
+        protocol=_PROTOCOL,
+        raw_hint="OneStopEnglish",
+    ),
+)

@@ -22,15 +22,25 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter, defaultdict
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.core.spec import DatasetSpec
+from dataset_scripts.core.spec import BuildResult, DatasetSpec
 from dataset_scripts.raw_io import iter_jsonl, read_text
-from dataset_scripts.registry import builder, register
-from dataset_scripts.steb.catalog.authorship import AV_SETS, MULTILINGUAL_AV
+from dataset_scripts.steb.catalog import PREDEFINED, predefined_counts, steb_dataset
+from dataset_scripts.steb.pan_sources import (
+    IDIOLECT,
+    LANGUAGES,
+    PAN13_CITATION,
+    PAN14_CITATION,
+    PAN15_CITATION,
+    PAN20_CITATION,
+    PAN21_CITATION,
+    PAN_AV_FORMAT,
+    PAN_DATA_URL,
+    PAN_LICENSE,
+)
 
 SEED = 42
 PAN2X_PAIRS_PER_LABEL = 250
@@ -250,8 +260,7 @@ ENRON_PROTOCOL = (
 )
 
 
-@builder("steb/enron_authorship_corpus", protocol=ENRON_PROTOCOL, raw_hint="enron_idiolect_sample")
-def build_enron(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+def build_enron(raw: Path | None) -> BuildResult:
     """Enron AV trials from a folder of cases or the idiolect ``.rda`` sample."""
     if raw is None:
         raise DataError("steb/enron_authorship_corpus needs --raw")
@@ -259,7 +268,7 @@ def build_enron(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
     dropped: Counter[str] = Counter()
     rda = [raw] if raw.suffix == ".rda" else sorted(raw.rglob("*.rda"))
     rows = enron_rda_pairs(rda[0], dropped) if rda else pan_folder_pairs(raw, None, dropped)
-    return {"text_pairs": {"test": rows}}, dict(dropped)
+    return BuildResult({"text_pairs": {"test": rows}}, dict(dropped))
 
 
 # ------------------------------------------------------------------- PAN13-15/20/21 ---
@@ -286,7 +295,7 @@ def av_protocol(name: str, prefixes: tuple[str, ...] | None) -> str:
 
 
 def _register_av(hub_id: str, prefixes: tuple[str, ...] | None) -> Any:
-    def build(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+    def build(raw: Path | None) -> BuildResult:
         if raw is None:
             raise DataError(f"{hub_id} needs --raw (the PAN download)")
         dropped: Counter[str] = Counter()
@@ -294,7 +303,7 @@ def _register_av(hub_id: str, prefixes: tuple[str, ...] | None) -> Any:
             rows = pan2x_pairs(Path(raw), dropped)
         else:
             rows = pan_folder_pairs(Path(raw), prefixes, dropped)
-        return {"text_pairs": {"test": rows}}, dict(dropped)
+        return BuildResult({"text_pairs": {"test": rows}}, dict(dropped))
 
     build.__name__ = "build_" + hub_id.split("/")[1]
     build.__doc__ = f"Build {hub_id} from its PAN download."
@@ -314,24 +323,172 @@ PAN15_NOTE = (
     "STEB evaluates, not STEB's dataset. The copy in `../shared/corpora` is the training set."
 )
 
-for _entry in AV_SETS:
-    _prefixes = _entry.extra.get("problem_prefixes")
-    _fn = _register_av(_entry.hub_id, _prefixes)  # type: ignore[arg-type]
-    _text = av_protocol(_entry.name, _prefixes)  # type: ignore[arg-type]
-    if _entry.hub_id == "steb/pan15_authorship_verification_english_test":
-        _text += PAN15_NOTE
-    builder(_entry.hub_id, protocol=_text, raw_hint=RAW_HINTS.get(_entry.hub_id, ""))(_fn)  # type: ignore[arg-type]
+MULTILINGUAL_NOTE = (
+    " This set is part of STEB's multilingual analysis (Sec. 5.3, Table 5), not of the 96 "
+    "datasets or the main scores."
+)
 
-MULTILINGUAL_AV_SPECS: list[DatasetSpec] = []
-for _entry in MULTILINGUAL_AV:
-    _prefixes = _entry.extra["problem_prefixes"]  # type: ignore[assignment]
-    _spec = _entry.spec()
-    _spec = replace(
-        _spec,
-        builder=_register_av(_entry.hub_id, _prefixes),  # type: ignore[arg-type]
-        protocol=av_protocol(_entry.name, _prefixes)  # type: ignore[arg-type]
-        + " This set is part of STEB's multilingual analysis (Sec. 5.3, Table 5), not of "
-        "the 96 datasets or the main scores.",
-        extra={k: v for k, v in _spec.extra.items() if k != "table15"},
+
+def _av(
+    name: str,
+    trials: int,
+    summary: str,
+    citation: str,
+    problem_prefixes: tuple[str, ...] | None = None,
+) -> DatasetSpec:
+    hub_id = f"steb/{name}"
+    note = PAN15_NOTE if name == "pan15_authorship_verification_english_test" else ""
+    return steb_dataset(
+        name=name,
+        summary=summary,
+        bucket="authorship",
+        definitional=IDIOLECT,
+        counts=predefined_counts(trials),
+        source_url=PAN_DATA_URL,
+        license=PAN_LICENSE,
+        raw_format=PAN_AV_FORMAT,
+        citation=citation,
+        application="AV",
+        problem_prefixes=problem_prefixes,
+        builder=_register_av(hub_id, problem_prefixes),
+        protocol=av_protocol(name, problem_prefixes) + note,
+        raw_hint=RAW_HINTS.get(hub_id, ""),
     )
-    MULTILINGUAL_AV_SPECS.append(register(_spec))
+
+
+def _multilingual_av(
+    name: str, language: str, prefixes: tuple[str, ...], citation: str
+) -> DatasetSpec:
+    return steb_dataset(
+        name=name,
+        summary=f"{name.split('_')[0].upper()} authorship verification, {language.title()} "
+        "(multilingual STEB subset; not in the 96 or the main scores).",
+        bucket="authorship",
+        definitional=(),
+        counts={},
+        task_types=(PREDEFINED,),
+        in_steb_96=False,
+        source_url=PAN_DATA_URL,
+        license=PAN_LICENSE,
+        raw_format=PAN_AV_FORMAT,
+        citation=citation,
+        language=(LANGUAGES[language],),
+        application="AV",
+        problem_prefixes=prefixes,
+        builder=_register_av(f"steb/{name}", prefixes),
+        protocol=av_protocol(name, prefixes) + MULTILINGUAL_NOTE,
+    )
+
+
+ENRON = steb_dataset(
+    name="enron_authorship_corpus",
+    summary="Halvani's 80-author Enron e-mail authorship-verification corpus: four known "
+    "e-mails concatenated with blank lines vs. one questioned e-mail.",
+    bucket="authorship",
+    definitional=IDIOLECT,
+    counts=predefined_counts(80),
+    source_url="https://data.mendeley.com/datasets/n77w7mzhc5/1",
+    license="CC BY 4.0 (STEB App. C.7)",
+    raw_format="Halvani's Enron AV corpus: 80 cases of 4 known + 1 unknown e-mail; the "
+    "idiolect R package's enron.sample (quanteda corpus .rda with author/textname docvars) "
+    "is read too",
+    citation="""@phdthesis{halvani2021practice,
+  title  = {Practice-Oriented Authorship Verification},
+  author = {Halvani, Oren},
+  school = {Technical University of Darmstadt},
+  year   = {2021}
+}""",
+    application="AV",
+    builder=build_enron,
+    protocol=ENRON_PROTOCOL,
+    raw_hint="enron_idiolect_sample",
+)
+
+AV_SETS = (
+    _av(
+        "pan13_authorship_verification_english_test",
+        30,
+        "PAN13 authorship verification, English test set: known texts vs. an unknown text.",
+        PAN13_CITATION,
+        problem_prefixes=("EN",),
+    ),
+    _av(
+        "pan14_authorship_verification_corpus1_english_essays_test",
+        100,
+        "PAN14 authorship verification, test corpus 1, English essays.",
+        PAN14_CITATION,
+        problem_prefixes=("EE",),
+    ),
+    _av(
+        "pan14_authorship_verification_corpus1_english_novels_test",
+        100,
+        "PAN14 authorship verification, test corpus 1, English novels.",
+        PAN14_CITATION,
+        problem_prefixes=("EN",),
+    ),
+    _av(
+        "pan14_authorship_verification_corpus2_english_essays_test",
+        200,
+        "PAN14 authorship verification, test corpus 2, English essays.",
+        PAN14_CITATION,
+        problem_prefixes=("EE",),
+    ),
+    _av(
+        "pan14_authorship_verification_corpus2_english_novels_test",
+        200,
+        "PAN14 authorship verification, test corpus 2, English novels.",
+        PAN14_CITATION,
+        problem_prefixes=("EN",),
+    ),
+    _av(
+        "pan15_authorship_verification_english_test",
+        500,
+        "PAN15 cross-topic/cross-genre authorship verification, English test set.",
+        PAN15_CITATION,
+        problem_prefixes=("EN",),
+    ),
+    _av(
+        "pan20_authorship_verification_test",
+        500,
+        "PAN20 fanfiction authorship verification test set, balanced 500-pair seeded "
+        "subsample (250 same-author, 250 different-author).",
+        PAN20_CITATION,
+    ),
+    _av(
+        "pan21_authorship_verification_test",
+        500,
+        "PAN21 fanfiction authorship verification test set, balanced 500-pair seeded "
+        "subsample (250 same-author, 250 different-author).",
+        PAN21_CITATION,
+    ),
+)
+
+MULTILINGUAL_AV = (
+    _multilingual_av("pan13_authorship_verification_greek_test", "greek", ("GR",), PAN13_CITATION),
+    _multilingual_av(
+        "pan13_authorship_verification_spanish_test", "spanish", ("SP",), PAN13_CITATION
+    ),
+    *(
+        _multilingual_av(
+            f"pan14_authorship_verification_{corpus}_{language}_{genre}_test",
+            language,
+            (prefix,),
+            PAN14_CITATION,
+        )
+        for corpus in ("corpus1", "corpus2")
+        for language, genre, prefix in (
+            ("dutch", "essays", "DE"),
+            ("dutch", "reviews", "DR"),
+            ("greek", "articles", "GR"),
+            ("spanish", "articles", "SP"),
+        )
+    ),
+    *(
+        _multilingual_av(
+            f"pan15_authorship_verification_{language}_test", language, (prefix,), PAN15_CITATION
+        )
+        for language, prefix in (("dutch", "DU"), ("greek", "GR"), ("spanish", "SP"))
+    ),
+)
+
+DATASETS = (ENRON, *AV_SETS, *MULTILINGUAL_AV)

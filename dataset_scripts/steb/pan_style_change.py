@@ -29,8 +29,17 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.spec import Builder, BuildResult, DatasetSpec
 from dataset_scripts.raw_io import read_text
-from dataset_scripts.registry import builder
+from dataset_scripts.steb.catalog import predefined_counts, steb_dataset
+from dataset_scripts.steb.pan_sources import (
+    IDIOLECT,
+    PAN18_CITATION,
+    PAN_DATA_URL,
+    PAN_LICENSE,
+    PAN_SC_CITATIONS,
+    PAN_SC_FORMAT,
+)
 
 SEED = 42  # STEB's seed
 SPLIT_PREFERENCE = ("validation", "val", "test", "train")
@@ -311,9 +320,7 @@ def find_split_folder(raw: Path, tokens: tuple[str, ...], dropped: Counter[str])
     return chosen
 
 
-def build_style_change(
-    raw: Path | None, year: int, level: str, seed: int = SEED
-) -> tuple[dict[str, Any], dict[str, int]]:
+def build_style_change(raw: Path | None, year: int, level: str, seed: int = SEED) -> BuildResult:
     """Build one PAN style-change dataset from its raw download."""
     if raw is None:
         raise DataError(f"PAN{year} style change needs --raw (the Zenodo download)")
@@ -323,7 +330,7 @@ def build_style_change(
         trials = pan18_trials(folder, dropped)
         if not trials:
             raise DataError(f"{folder}: no trials could be built")
-        return {"text_pairs": {"test": trials}}, dict(dropped)
+        return BuildResult({"text_pairs": {"test": trials}}, dict(dropped))
     rows: list[dict[str, Any]] = []
     per_document: list[tuple[str, list[dict[str, Any]]]] = []
     empty = 0
@@ -340,7 +347,7 @@ def build_style_change(
         dropped["pair with an empty paragraph/sentence"] += empty
     if not rows:
         raise DataError(f"{folder}: no pairs could be built")
-    return {"text_pairs": {"test": rows}}, dict(dropped)
+    return BuildResult({"text_pairs": {"test": rows}}, dict(dropped))
 
 
 # Why a build from the real validation split differs from Table 15, where it does
@@ -447,18 +454,53 @@ RAW_HINTS = {
 }
 
 
-def _register(year: int, level: str) -> None:
-    name = f"pan{year}_style_change_{level}" if level else f"pan{year}_style_change"
-
-    hint = RAW_HINTS.get(year, "")
-
-    @builder(f"steb/{name}", protocol=protocol(year, level), raw_hint=hint)
-    def build(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+def _style_change_builder(year: int, level: str, name: str) -> Builder:
+    def build(raw: Path | None) -> BuildResult:
         return build_style_change(raw, year, level)
 
     build.__name__ = f"build_{name}"
     build.__doc__ = f"Build steb/{name} from the PAN{year} style-change download."
+    return build
 
 
-for _year, _level in LEVEL_TOKENS:
-    _register(_year, _level)
+def _sc(year: int, level: str, trials: int) -> DatasetSpec:
+    unit = "sentences" if level == "sentence" else "paragraphs"
+    name = f"pan{year}_style_change_{level}" if level else f"pan{year}_style_change"
+    return steb_dataset(
+        name=name,
+        summary=f"PAN{year} style change detection{f' ({level})' if level else ''}: consecutive "
+        f"{unit} of multi-author documents as same/different-author pairs.",
+        bucket="authorship",
+        definitional=IDIOLECT,
+        counts=predefined_counts(trials),
+        source_url=PAN_DATA_URL,
+        license=PAN_LICENSE,
+        raw_format=PAN_SC_FORMAT,
+        citation=PAN_SC_CITATIONS.get(year, PAN18_CITATION),
+        application="AV",
+        difficulty=level or "n/a",
+        unit=unit,
+        builder=_style_change_builder(year, level, name),
+        protocol=protocol(year, level),
+        raw_hint=RAW_HINTS.get(year, ""),
+    )
+
+
+DATASETS = (
+    _sc(18, "", 1492),
+    _sc(22, "advanced", 9537),
+    _sc(22, "basic", 2141),
+    _sc(22, "sentence", 22105),
+    _sc(23, "easy", 2826),
+    _sc(23, "hard", 4112),
+    _sc(23, "medium", 7013),
+    _sc(24, "easy", 2471),
+    _sc(24, "hard", 4131),
+    _sc(24, "medium", 4592),
+    _sc(25, "easy", 10247),
+    _sc(25, "hard", 10648),
+    _sc(25, "medium", 12759),
+    _sc(26, "easy", 71108),
+    _sc(26, "hard", 54141),
+    _sc(26, "medium", 24406),
+)

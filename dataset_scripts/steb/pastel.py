@@ -27,8 +27,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.registry import builder
-from dataset_scripts.steb.labelled import CAP_PROTOCOL, BuildResult, labelled_table
+from dataset_scripts.core.spec import Builder, BuildResult
+from dataset_scripts.steb.catalog import clustering_counts, steb_dataset
+from dataset_scripts.steb.labelled import CAP_PROTOCOL, labelled_table
 
 URL = "https://github.com/dykang/PASTEL"
 PAIRS = {
@@ -67,9 +68,6 @@ def read_records(raw: Path, attribute: str) -> Iterator[tuple[str, str, str]]:
                         f"1, got {line[:60]!r}"
                     )
                 yield f"{split}-{line_no}", text, f"{attribute}_{label}"
-
-
-ATTRIBUTES = ("age", "education", "ethnic", "gender", "politics", "tod")
 
 
 def story_files(raw: Path) -> list[Path]:
@@ -138,7 +136,7 @@ def _protocol(attribute: str) -> str:
     )
 
 
-def _make(attribute: str) -> None:
+def _make(attribute: str) -> Builder:
     def build(raw: Path | None) -> BuildResult:
         if raw is None:
             raise DataError(f"steb/pastel_{attribute} needs --raw <PASTEL stories folder>")
@@ -155,8 +153,47 @@ def _make(attribute: str) -> None:
 
     build.__doc__ = f"PASTEL sentences labelled by {attribute} (binary release)."
     build.__name__ = f"build_{attribute}"
-    builder(f"steb/pastel_{attribute}", protocol=_protocol(attribute), raw_hint="PASTEL")(build)
+    return build
 
 
-for _attribute in ATTRIBUTES:
-    _make(_attribute)
+_PASTEL_CITATION = """@inproceedings{kang-etal-2019-male,
+  title     = {(Male, Bachelor) and (Female, Ph.D) have different connotations: Parallelly
+               Annotated Stylistic Language Dataset with Multiple Personas},
+  author    = {Kang, Dongyeop and Balakrishnan, Varun and Hovy, Eduard},
+  booktitle = {Proceedings of EMNLP-IJCNLP 2019},
+  year      = {2019}
+}"""
+_PASTEL_URL = "https://github.com/dykang/PASTEL"
+_PASTEL_LICENSE = (
+    "no licence file in the PASTEL repository; released as a research benchmark "
+    "(STEB assumes research use)"
+)
+_PASTEL_FORMAT = (
+    "PASTEL sentence-level persona classification TSVs (tsv_bert_files/combined_<attr>[_test].tsv,"
+    " 'label<TAB>sentence', no header)"
+)
+
+DATASETS = tuple(
+    steb_dataset(
+        name=f"pastel_{attribute}",
+        summary=f"PASTEL sentences labelled by the writer's {description}.",
+        bucket="demographics",
+        definitional=("demographics",),
+        counts=clustering_counts(classes, per_class),
+        source_url=_PASTEL_URL,
+        license=_PASTEL_LICENSE,
+        raw_format=_PASTEL_FORMAT,
+        citation=_PASTEL_CITATION,
+        builder=_make(attribute),
+        protocol=_protocol(attribute),
+        raw_hint="PASTEL",
+    )
+    for attribute, description, classes, per_class in (
+        ("age", "age group", 6, 25),
+        ("education", "education level", 8, 25),
+        ("ethnic", "ethnicity", 9, 25),
+        ("gender", "gender", 3, 55),
+        ("politics", "political orientation", 3, 200),
+        ("tod", "time of day of the story", 5, 200),
+    )
+)

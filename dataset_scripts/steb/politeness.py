@@ -21,10 +21,10 @@ from pathlib import Path
 import numpy as np
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.registry import builder
+from dataset_scripts.core.spec import BuildResult
+from dataset_scripts.steb.catalog import clustering_counts, steb_dataset
 from dataset_scripts.steb.labelled import (
     CAP_PROTOCOL,
-    BuildResult,
     find_first,
     labelled_table,
     read_delimited,
@@ -96,13 +96,56 @@ PROTOCOL = (
 )
 
 
-@builder("steb/wikipedia_politeness", protocol=PROTOCOL, raw_hint="StanfordPoliteness")
 def build_wikipedia(raw: Path | None) -> BuildResult:
     """Wikipedia requests labelled polite / neutral / impolite."""
     return build_politeness(raw, "wikipedia")
 
 
-@builder("steb/stackexchange_politeness", protocol=PROTOCOL, raw_hint="StanfordPoliteness")
 def build_stackexchange(raw: Path | None) -> BuildResult:
     """Stack Exchange requests labelled polite / neutral / impolite."""
     return build_politeness(raw, "stack-exchange")
+
+
+_POLITENESS_CITATION = """@inproceedings{danescu-niculescu-mizil-etal-2013-computational,
+  title     = {A computational approach to politeness with application to social factors},
+  author    = {Danescu-Niculescu-Mizil, Cristian and Sudhof, Moritz and Jurafsky, Dan and
+               Leskovec, Jure and Potts, Christopher},
+  booktitle = {Proceedings of ACL 2013},
+  year      = {2013}
+}"""
+
+
+DATASETS = (
+    steb_dataset(
+        name="wikipedia_politeness",
+        summary="Wikipedia editor requests labelled polite, neutral or impolite (Stanford "
+        "Politeness Corpus).",
+        bucket="register",
+        definitional=("register",),
+        counts=clustering_counts(3, 200),
+        source_url="https://zissou.infosci.cornell.edu/convokit/datasets/wikipedia-politeness-corpus/",
+        license="CC BY 4.0 (https://convokit.cornell.edu/documentation/wiki_politeness.html)",
+        raw_format="wikipedia.annotated.csv (Community,Id,Request,Score1-5,TurkId1-5,"
+        "Normalized Score)",
+        citation=_POLITENESS_CITATION,
+        builder=build_wikipedia,
+        protocol=PROTOCOL,
+        raw_hint="StanfordPoliteness",
+    ),
+    steb_dataset(
+        name="stackexchange_politeness",
+        summary="Stack Exchange requests labelled polite, neutral or impolite (Stanford "
+        "Politeness Corpus).",
+        bucket="register",
+        definitional=("register",),
+        counts=clustering_counts(3, 200),
+        source_url="https://zissou.infosci.cornell.edu/convokit/datasets/stack-exchange-politeness-corpus/",
+        license="CC BY 4.0 (https://convokit.cornell.edu/documentation/stack_politeness.html)",
+        raw_format="stack-exchange.annotated.csv (Community,Id,Request,Score1-5,TurkId1-5,"
+        "Normalized Score)",
+        citation=_POLITENESS_CITATION,
+        builder=build_stackexchange,
+        protocol=PROTOCOL,
+        raw_hint="StanfordPoliteness",
+    ),
+)

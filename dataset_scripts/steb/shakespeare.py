@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.registry import builder
+from dataset_scripts.core.spec import BuildResult
+from dataset_scripts.steb.catalog import ORDER, SampleCount, steb_dataset
 from dataset_scripts.steb.sampling import cap_per_class
 
 DOWNLOAD_URL = "https://github.com/cocoxu/Shakespeare"
@@ -111,11 +112,40 @@ _PROTOCOL = (
 )
 
 
-@builder("steb/parallel_shakespeare", protocol=_PROTOCOL, raw_hint="Shakespeare")
-def build(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+def build(raw: Path | None) -> BuildResult:
     """Shakespeare original/modern line pairs as order-alignment sequences."""
     if raw is None:
         raise FileNotFoundError(f"steb/parallel_shakespeare needs {DOWNLOAD_URL}")
     rows, dropped = build_rows(raw)
     rows = cap_per_class(rows, key=lambda row: row["group"], dropped=dropped, what="group")
-    return {"style_sequences": {"test": rows}}, dict(dropped)
+    return BuildResult({"style_sequences": {"test": rows}}, dict(dropped))
+
+
+SHAKESPEARE_CITATION = """@inproceedings{xu-etal-2012-paraphrasing,
+  title     = {Paraphrasing for Style},
+  author    = {Xu, Wei and Ritter, Alan and Dolan, Bill and Grishman, Ralph and Cherry, Colin},
+  booktitle = {Proceedings of COLING 2012},
+  pages     = {2899--2914},
+  year      = {2012}
+}"""
+
+
+DATASETS = (
+    steb_dataset(
+        name="parallel_shakespeare",
+        summary="Shakespeare plays line-aligned with modern English paraphrases (SparkNotes No "
+        "Fear Shakespeare, 17 plays), as STEB order-alignment data.",
+        bucket="time",
+        definitional=("time", "content_independence"),
+        counts={ORDER: SampleCount(1, 400, 400)},
+        source_url="https://github.com/cocoxu/Shakespeare",
+        license="no explicit licence: README_LICENSE only asks to cite Xu et al. (2012); text "
+        "scraped from SparkNotes No Fear Shakespeare; research use",
+        raw_format="data/align/plays/merged/<play>_{original,modern}.snt.aligned: "
+        "line-aligned plain text, one sentence per line",
+        citation=SHAKESPEARE_CITATION,
+        builder=build,
+        protocol=_PROTOCOL,
+        raw_hint="Shakespeare",
+    ),
+)

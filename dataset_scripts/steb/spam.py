@@ -19,7 +19,7 @@ from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
 from dataset_scripts.raw_io import iter_jsonl
-from dataset_scripts.registry import builder
+from dataset_scripts.steb.catalog import NOT_STATED, clustering_counts, steb_dataset
 from dataset_scripts.steb.labelled import (
     CAP_PROTOCOL,
     find_first,
@@ -108,24 +108,74 @@ def _protocol(source: str, full: str) -> str:
     return f"Every {source} is one text labelled ham or spam. {CAP_PROTOCOL} {full}"
 
 
-builder(
-    "steb/sms_spam",
-    protocol=_protocol(
-        "line of SMSSpamCollection",
-        "With the full collection (5,574 messages, 747 spam) this gives 2 x 200 = 400, as in "
-        "Table 15. Point `--raw` at the file, at the `smsspamcollection/` folder the UCI zip "
-        "unpacks to, or at any folder holding it.",
+build_sms_spam = labelled_builder(read_sms)
+build_telegram_spam_ham = labelled_builder(read_telegram)
+build_enron_spam = labelled_builder(read_enron)
+
+
+DATASETS = (
+    steb_dataset(
+        name="enron_spam",
+        summary="Enron e-mails labelled spam or ham (SetFit/enron_spam test split).",
+        bucket="register",
+        definitional=(),
+        counts=clustering_counts(2, 200),
+        source_url="https://huggingface.co/datasets/SetFit/enron_spam",
+        license=NOT_STATED,
+        raw_format="SetFit/enron_spam test split as JSON lines or CSV (text, label, label_text)",
+        citation="""@inproceedings{metsis2006spam,
+  title     = {Spam Filtering with Naive Bayes -- Which Naive Bayes?},
+  author    = {Metsis, Vangelis and Androutsopoulos, Ion and Paliouras, Georgios},
+  booktitle = {Third Conference on Email and Anti-Spam (CEAS)},
+  year      = {2006}
+}""",
+        note="Table 10 bucket inferred from the table's row order",
+        builder=build_enron_spam,
+        protocol=_protocol(
+            "message of the SetFit/enron_spam test split (`text` = subject + body)",
+            "With the full test split this gives 2 x 200 = 400 (Table 15).",
+        ),
     ),
-    raw_hint="sms_spam_collection",
-)(labelled_builder(read_sms))
-builder(
-    "steb/telegram-spam-ham",
-    protocol=_protocol("row of the CSV", "With the full CSV this gives 2 x 200 = 400 (Table 15)."),
-)(labelled_builder(read_telegram))
-builder(
-    "steb/enron_spam",
-    protocol=_protocol(
-        "message of the SetFit/enron_spam test split (`text` = subject + body)",
-        "With the full test split this gives 2 x 200 = 400 (Table 15).",
+    steb_dataset(
+        name="sms_spam",
+        summary="SMS messages labelled spam or ham (UCI SMS Spam Collection).",
+        bucket="register",
+        definitional=(),
+        counts=clustering_counts(2, 200),
+        source_url="https://huggingface.co/datasets/ucirvine/sms_spam",
+        license="free use with no limitations except the authors' copyright (T. A. Almeida, "
+        "J. M. G\u00f3mez Hidalgo); cite the paper (readme of the UCI release, section 4)",
+        raw_format="SMSSpamCollection: one message per line, 'ham|spam<TAB>text', no header",
+        citation="""@inproceedings{almeida2011sms,
+  title     = {Contributions to the Study of {SMS} Spam Filtering: New Collection and Results},
+  author    = {Almeida, Tiago A. and G{\\'o}mez Hidalgo, Jos{\\'e} Mar{\\'i}a and
+               Yamakami, Akebo},
+  booktitle = {Proceedings of the 11th ACM Symposium on Document Engineering},
+  year      = {2011}
+}""",
+        note="Table 10 bucket inferred from the table's row order",
+        builder=build_sms_spam,
+        protocol=_protocol(
+            "line of SMSSpamCollection",
+            "With the full collection (5,574 messages, 747 spam) this gives 2 x 200 = 400, as in "
+            "Table 15. Point `--raw` at the file, at the `smsspamcollection/` folder the UCI zip "
+            "unpacks to, or at any folder holding it.",
+        ),
+        raw_hint="sms_spam_collection",
     ),
-)(labelled_builder(read_enron))
+    steb_dataset(
+        name="telegram-spam-ham",
+        summary="Telegram messages labelled spam or ham (thehamkercat/telegram-spam-ham).",
+        bucket="register",
+        definitional=(),
+        counts=clustering_counts(2, 200),
+        source_url="https://huggingface.co/datasets/thehamkercat/telegram-spam-ham",
+        license=NOT_STATED,
+        raw_format="CSV with columns text_type (spam|ham) and text",
+        note="Table 10 bucket inferred from the table's row order",
+        builder=build_telegram_spam_ham,
+        protocol=_protocol(
+            "row of the CSV", "With the full CSV this gives 2 x 200 = 400 (Table 15)."
+        ),
+    ),
+)

@@ -19,11 +19,11 @@ import csv
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.spec import BuildResult
 from dataset_scripts.raw_io import open_text
-from dataset_scripts.registry import builder
+from dataset_scripts.steb.catalog import ORDER, SampleCount, steb_dataset
 from dataset_scripts.steb.sampling import cap_per_class
 
 # style type -> (id prefix of the sentence with MORE of the style, of the one with LESS)
@@ -151,7 +151,7 @@ def read_stel_pairs(raw: Path) -> tuple[dict[str, list[tuple[str, str]]], Counte
     return pairs, dropped
 
 
-def _build(raw: Path | None, styles: tuple[str, ...]) -> tuple[dict[str, Any], dict[str, int]]:
+def _build(raw: Path | None, styles: tuple[str, ...]) -> BuildResult:
     assert raw is not None
     pairs, dropped = read_stel_pairs(raw)
     absent = [style for style in styles if not pairs.get(style)]
@@ -171,7 +171,7 @@ def _build(raw: Path | None, styles: tuple[str, ...]) -> tuple[dict[str, Any], d
     other = {s for s in pairs if s not in styles}
     for style in sorted(other):  # a set: sorted for a byte-identical card
         dropped[f"{style} pairs (belong to the other STEL config)"] += len(pairs[style])
-    return {"style_sequences": {"test": rows}}, dict(dropped)
+    return BuildResult({"style_sequences": {"test": rows}}, dict(dropped))
 
 
 _PROTOCOL = (
@@ -187,13 +187,55 @@ _PROTOCOL = (
 )
 
 
-@builder("steb/STEL_feature", protocol=_PROTOCOL, raw_hint="STEL")
-def build_feature(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+def build_feature(raw: Path | None) -> BuildResult:
     """STEL contraction, emotives and number-substitution pairs."""
     return _build(raw, FEATURE_TYPES)
 
 
-@builder("steb/STEL_register", protocol=_PROTOCOL, raw_hint="STEL")
-def build_register(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+def build_register(raw: Path | None) -> BuildResult:
     """STEL formality and simplicity pairs."""
     return _build(raw, REGISTER_TYPES)
+
+
+STEL_CITATION = """@inproceedings{wegmann-nguyen-2021-capture,
+  title     = {Does It Capture {STEL}? A Modular, Similarity-based Linguistic Style Evaluation Framework},
+  author    = {Wegmann, Anna and Nguyen, Dong},
+  booktitle = {Proceedings of EMNLP 2021},
+  year      = {2021},
+  pages     = {7109--7130}
+}"""
+
+
+DATASETS = (
+    steb_dataset(
+        name="STEL_feature",
+        summary="STEL parallel sentence pairs for linguistic features (contraction, emotives, "
+        "number substitution), as STEB order-alignment data.",
+        bucket="feature",
+        definitional=("linguistic_features", "content_independence"),
+        counts={ORDER: SampleCount(3, 200, 600)},
+        source_url="https://github.com/nlpsoc/STEL",
+        license="MIT",
+        raw_format="STEL quadruple TSV files (Data/STEL/characteristics|dimensions/*.tsv)",
+        citation=STEL_CITATION,
+        builder=build_feature,
+        protocol=_PROTOCOL,
+        raw_hint="STEL",
+    ),
+    steb_dataset(
+        name="STEL_register",
+        summary="STEL parallel sentence pairs for registers (formality, simplicity), as STEB "
+        "order-alignment data.",
+        bucket="register",
+        definitional=("register", "content_independence"),
+        counts={ORDER: SampleCount(2, 392, 784)},
+        source_url="https://github.com/nlpsoc/STEL",
+        license="MIT; the formality sample derives from GYAFC (Yahoo Answers) under the Yahoo "
+        "Webscope terms (research use)",
+        raw_format="STEL quadruple TSV files (Data/STEL/characteristics|dimensions/*.tsv)",
+        citation=STEL_CITATION,
+        builder=build_register,
+        protocol=_PROTOCOL,
+        raw_hint="STEL",
+    ),
+)

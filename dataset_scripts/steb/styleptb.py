@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.registry import builder
+from dataset_scripts.core.spec import BuildResult
+from dataset_scripts.steb.catalog import ORDER, SampleCount, steb_dataset
 from dataset_scripts.steb.sampling import cap_per_class
 
 DOWNLOAD_URL = "https://github.com/lvyiwei1/StylePTB"
@@ -153,8 +154,7 @@ _PROTOCOL = (
 )
 
 
-@builder("steb/StylePTB", protocol=_PROTOCOL, raw_hint="StylePTB")
-def build(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+def build(raw: Path | None) -> BuildResult:
     """StylePTB single transfers as order-alignment sequences."""
     if raw is None:
         raise FileNotFoundError(f"steb/StylePTB needs the StylePTB download ({DOWNLOAD_URL})")
@@ -167,4 +167,35 @@ def build(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
         low=PAIRS_PER_GROUP,
         high=PAIRS_PER_GROUP,
     )
-    return {"style_sequences": {"test": rows}}, dict(dropped)
+    return BuildResult({"style_sequences": {"test": rows}}, dict(dropped))
+
+
+STYLEPTB_CITATION = """@inproceedings{lyu-etal-2021-styleptb,
+  title     = {{StylePTB}: A Compositional Benchmark for Fine-grained Controllable Text Style
+               Transfer},
+  author    = {Lyu, Yiwei and Liang, Paul Pu and Pham, Hai and Hovy, Eduard and
+               P{\\'o}czos, Barnab{\\'a}s and Salakhutdinov, Ruslan and Morency, Louis-Philippe},
+  booktitle = {Proceedings of NAACL 2021},
+  year      = {2021}
+}"""
+
+
+DATASETS = (
+    steb_dataset(
+        name="StylePTB",
+        summary="StylePTB single-transfer pairs (Penn Treebank sentences before/after one "
+        "syntactic or lexical transfer), 15 of its 21 transfers, as STEB order-alignment data.",
+        bucket="feature",
+        definitional=("linguistic_features", "content_independence"),
+        counts={ORDER: SampleCount(14, 50, 700)},
+        source_url="https://github.com/lvyiwei1/StylePTB",
+        license="CC-BY-4.0",
+        raw_format="one folder per 3-letter transfer code with train/valid/test JSON Lines "
+        '({"src": ..., "trg": ...}; tokenised, rare words as unk), as in '
+        "github.com/lvyiwei1/DiffuSeq_StylePTB datasets/<CODE>/{train,valid,test}.jsonl",
+        citation=STYLEPTB_CITATION,
+        builder=build,
+        protocol=_PROTOCOL,
+        raw_hint="StylePTB",
+    ),
+)

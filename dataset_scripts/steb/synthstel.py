@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.registry import builder
+from dataset_scripts.core.spec import BuildResult
+from dataset_scripts.steb.catalog import ORDER, SampleCount, steb_dataset
 from dataset_scripts.steb.sampling import cap_per_class
 
 DOWNLOAD_URL = "https://huggingface.co/datasets/StyleDistance/synthstel"
@@ -161,21 +162,66 @@ def _protocol(register: bool) -> str:
     )
 
 
-def _build(raw: Path | None, register: bool) -> tuple[dict[str, Any], dict[str, int]]:
+def _build(raw: Path | None, register: bool) -> BuildResult:
     if raw is None:
         raise FileNotFoundError(f"SynthSTEL needs its dataset snapshot ({DOWNLOAD_URL})")
     rows, dropped = build_rows(raw, register)
     rows = cap_per_class(rows, key=lambda row: row["group"], dropped=dropped, what="feature")
-    return {"style_sequences": {"test": rows}}, dict(dropped)
+    return BuildResult({"style_sequences": {"test": rows}}, dict(dropped))
 
 
-@builder("steb/SynthSTEL_feature", protocol=_protocol(register=False))
-def build_feature(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+def build_feature(raw: Path | None) -> BuildResult:
     """SynthSTEL's 32 linguistic features."""
     return _build(raw, register=False)
 
 
-@builder("steb/SynthSTEL_register", protocol=_protocol(register=True))
-def build_register(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+def build_register(raw: Path | None) -> BuildResult:
     """SynthSTEL's 8 register features."""
     return _build(raw, register=True)
+
+
+SYNTHSTEL_CITATION = """@inproceedings{patel-etal-2025-styledistance,
+  title     = {{StyleDistance}: Stronger Content-Independent Style Embeddings with Synthetic
+               Parallel Examples},
+  author    = {Patel, Ajay and Zhu, Jiacheng and Qiu, Justin and Horvitz, Zachary and
+               Apidianaki, Marianna and McKeown, Kathleen and Callison-Burch, Chris},
+  booktitle = {Proceedings of NAACL 2025},
+  year      = {2025}
+}"""
+
+
+DATASETS = (
+    steb_dataset(
+        name="SynthSTEL_feature",
+        summary="SynthSTEL (GPT-4 near-exact paraphrases differing in one style feature), its "
+        "32 linguistic features, as STEB order-alignment data.",
+        bucket="feature",
+        definitional=("linguistic_features", "content_independence"),
+        counts={ORDER: SampleCount(32, 200, 6_400)},
+        source_url="https://huggingface.co/datasets/StyleDistance/synthstel",
+        license="MIT",
+        raw_format="Hub dataset snapshot: data/train-00000-of-00001.parquet and "
+        "data/test-00000-of-00001.parquet with columns positive, negative, feature, "
+        "feature_clean",
+        citation=SYNTHSTEL_CITATION,
+        builder=build_feature,
+        protocol=_protocol(register=False),
+    ),
+    steb_dataset(
+        name="SynthSTEL_register",
+        summary="SynthSTEL (GPT-4 near-exact paraphrases differing in one style feature), its "
+        "8 register features (e.g. formal tone, offensive language, sarcasm), as STEB "
+        "order-alignment data.",
+        bucket="register",
+        definitional=("register", "content_independence"),
+        counts={ORDER: SampleCount(8, 200, 1_600)},
+        source_url="https://huggingface.co/datasets/StyleDistance/synthstel",
+        license="MIT",
+        raw_format="Hub dataset snapshot: data/train-00000-of-00001.parquet and "
+        "data/test-00000-of-00001.parquet with columns positive, negative, feature, "
+        "feature_clean",
+        citation=SYNTHSTEL_CITATION,
+        builder=build_register,
+        protocol=_protocol(register=True),
+    ),
+)

@@ -14,8 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.registry import builder
-from dataset_scripts.steb.labelled import CAP_PROTOCOL, BuildResult, labelled_table, read_delimited
+from dataset_scripts.core.spec import BuildResult
+from dataset_scripts.steb.catalog import clustering_counts, steb_dataset
+from dataset_scripts.steb.labelled import CAP_PROTOCOL, labelled_table, read_delimited
 
 URL = "https://huggingface.co/datasets/TajaKuzmanPungersek/X-GENRE-text-genre-dataset"
 SPLITS = ("train", "dev", "test")
@@ -76,10 +77,33 @@ PROTOCOL = (
 )
 
 
-@builder("steb/x_genre", protocol=PROTOCOL, raw_hint="X-GENRE")
 def build(raw: Path | None) -> BuildResult:
     """X-GENRE documents labelled by genre."""
     if raw is None:
         raise DataError("steb/x_genre needs --raw <folder with the X-GENRE split files>")
     dropped: Counter[str] = Counter()
     return labelled_table(read_records(Path(raw), dropped), dropped)
+
+
+DATASETS = (
+    steb_dataset(
+        name="x_genre",
+        summary="English X-GENRE documents labelled with 9 genres.",
+        bucket="genre",
+        definitional=("genre",),
+        counts=clustering_counts(9, 46),
+        source_url="https://huggingface.co/datasets/TajaKuzmanPungersek/X-GENRE-text-genre-dataset",
+        license="CC BY-SA 4.0",
+        raw_format="X-GENRE split files (tab-separated: idx, text, labels)",
+        citation="""@article{kuzman2023automatic,
+  title   = {Automatic Genre Identification for Robust Enrichment of Massive Text Collections:
+             Investigation of Classification Methods in the Era of Large Language Models},
+  author  = {Kuzman, Taja and Mozeti{\\v{c}}, Igor and Ljube{\\v{s}}i{\\'c}, Nikola},
+  journal = {Machine Learning and Knowledge Extraction},
+  year    = {2023}
+}""",
+        builder=build,
+        protocol=PROTOCOL,
+        raw_hint="X-GENRE",
+    ),
+)

@@ -1,5 +1,5 @@
 """``styledisc/<domain>``: DD and AA triplets of one writing domain, built from the raw
-corpora; one dataset registered per entry of :data:`.domains.DOMAINS` (Reuters-21578,
+corpora; one dataset declared per entry of :data:`.domains.DOMAINS` (Reuters-21578,
 Reuter_50_50, Enron, arXiv, WritingPrompts, Reddit, Amazon Fine Food, blogs, lyrics).
 
 A domain's DD negatives come from the *other* domains, so the builder reads every corpus
@@ -12,14 +12,12 @@ styledisc build --llm-generator ...`` (they need a text generator).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import StylebenchError
-from dataset_scripts.core.spec import DatasetSpec
+from dataset_scripts.core.spec import Builder, BuildResult, DatasetSpec
 from dataset_scripts.core.styledisc_schema import CONFIG, validate_triplets
-from dataset_scripts.registry import register
 from dataset_scripts.styledisc.domains import DOMAINS, GENRES, Domain
 from dataset_scripts.styledisc.sampling import Unit, make_units, rules_for, triplets
 from dataset_scripts.styledisc.tokens import get_token_counter
@@ -134,39 +132,34 @@ def _protocol(domain: Domain) -> str:
     )
 
 
-def _make_builder(name: str) -> Callable[[Path | None], tuple[dict[str, Any], dict[str, int]]]:
-    def build(raw: Path | None) -> tuple[dict[str, Any], dict[str, int]]:
+def _make_builder(name: str) -> Builder:
+    def build(raw: Path | None) -> BuildResult:
         if raw is None:
             raise FileNotFoundError(f"styledisc/{name} needs --raw (the corpora folder)")
         rows, dropped = build_domain(raw, name)
-        return {CONFIG: {"test": rows}}, dropped
+        return BuildResult({CONFIG: {"test": rows}}, dropped)
 
     build.__doc__ = f"DD/AA triplets of the {name} domain."
     return build
 
 
-for _name, _domain in DOMAINS.items():  # one dataset per domain
-    register(
-        DatasetSpec(
-            hub_id=f"styledisc/{_name}",
-            pretty_name=f"Style discrimination: {_domain.pretty}",
-            summary=(
-                "Triplets (reference, positive, negative) for the style discrimination "
-                f"benchmark of Jangra et al.: which candidate is stylistically closer to the "
-                f"reference? Domain: {_domain.pretty}."
-            ),
-            builder=_make_builder(_name),
-            license=_domain.license,
-            source_url=_domain.source_url,
-            citation=PAPER_CITATION + "\n" + _domain.source_citation,
-            raw_format=_domain.raw_format,
-            protocol=_protocol(_domain),
-            raw_hint=_domain.raw_hint,
-            extra={
-                "domain": _name,
-                "genre": _domain.genre,
-                "has_authors": _domain.has_authors,
-                "run_command": f"stylebench styledisc run --dataset built/styledisc__{_name}",
-            },
-        )
+DATASETS = tuple(  # one dataset per domain
+    DatasetSpec(
+        hub_id=f"styledisc/{name}",
+        pretty_name=f"Style discrimination: {domain.pretty}",
+        summary=(
+            "Triplets (reference, positive, negative) for the style discrimination "
+            f"benchmark of Jangra et al.: which candidate is stylistically closer to the "
+            f"reference? Domain: {domain.pretty}."
+        ),
+        builder=_make_builder(name),
+        license=domain.license,
+        source_url=domain.source_url,
+        citation=PAPER_CITATION + "\n" + domain.source_citation,
+        raw_format=domain.raw_format,
+        protocol=_protocol(domain),
+        raw_hint=domain.raw_hint,
+        run_command=f"stylebench styledisc run --dataset built/styledisc__{name}",
     )
+    for name, domain in DOMAINS.items()
+)

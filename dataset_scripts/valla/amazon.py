@@ -15,8 +15,7 @@ import json
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.core.spec import BuildOutput, DatasetSpec
-from dataset_scripts.registry import register
+from dataset_scripts.core.spec import BuildResult, DatasetSpec
 from dataset_scripts.valla.common import VALLA_CITATION
 from dataset_scripts.valla.splits import SEED, Row, iid_splits, with_av
 
@@ -68,7 +67,7 @@ def read_amazon(raw: Path, dropped: dict[str, int]) -> dict[str, list[Row]]:
     return per_user
 
 
-def build(raw: Path | None) -> BuildOutput:
+def build(raw: Path | None) -> BuildResult:
     if raw is None:
         raise FileNotFoundError("AmazonAV is built from the review JSON files; pass --raw")
     dropped: dict[str, int] = {}
@@ -81,10 +80,10 @@ def build(raw: Path | None) -> BuildOutput:
         dropped[f"user without exactly {REVIEWS_PER_USER} reviews"] = other
     if not rows:
         raise DataError(f"{raw}: no user with exactly {REVIEWS_PER_USER} reviews")
-    return with_av(iid_splits(rows, 0.2, 0.2, SEED), SEED, dropped), dropped
+    return BuildResult(with_av(iid_splits(rows, 0.2, 0.2, SEED), SEED, dropped), dropped)
 
 
-register(
+DATASETS = (
     DatasetSpec(
         hub_id="valla/amazon",
         pretty_name="Valla AmazonAV",
@@ -98,6 +97,6 @@ register(
         protocol="Users with exactly 10 distinct non-empty reviews; 60/20/20 split stratified by "
         "user (`random_state=0`); AV pairs per split with a fixed seed (1:1).",
         raw_hint="amazon",
-        extra={"family": "valla", "formulations": ("AV",), "table_name": "Amazon"},
-    )
+        table_name="Amazon",
+    ),
 )

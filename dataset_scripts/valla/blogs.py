@@ -19,8 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.core.spec import BuildOutput, DatasetSpec
-from dataset_scripts.registry import register
+from dataset_scripts.core.spec import BuildResult, DatasetSpec
 from dataset_scripts.valla.common import VALLA_CITATION
 from dataset_scripts.valla.splits import SEED, Row, iid_splits, with_av
 
@@ -79,7 +78,7 @@ def read_blogs(raw: Path, dropped: dict[str, int]) -> dict[str, list[Row]]:
     return per_author
 
 
-def _build(raw: Path | None, top: int | None) -> BuildOutput:
+def _build(raw: Path | None, top: int | None) -> BuildResult:
     if raw is None:
         raise FileNotFoundError("Blogs is built from the blogs/ folder of the corpus; pass --raw")
     dropped: dict[str, int] = {}
@@ -98,14 +97,14 @@ def _build(raw: Path | None, top: int | None) -> BuildOutput:
         )
         dropped[reason] = left_out
     rows = [r for a in sorted(keep) for r in per_author[a]]
-    return with_av(iid_splits(rows, 0.2, 0.2, SEED), SEED, dropped), dropped
+    return BuildResult(with_av(iid_splits(rows, 0.2, 0.2, SEED), SEED, dropped), dropped)
 
 
-def build_blogs50(raw: Path | None) -> BuildOutput:
+def build_blogs50(raw: Path | None) -> BuildResult:
     return _build(raw, TOP_AUTHORS)
 
 
-def build_blogsall(raw: Path | None) -> BuildOutput:
+def build_blogsall(raw: Path | None) -> BuildResult:
     return _build(raw, None)
 
 
@@ -122,7 +121,9 @@ _COMMON = {
     "raw_format": "blogs/<id>.<gender>.<age>.<industry>.<sign>.xml with <post> blocks",
     "raw_hint": "blog_authorship_corpus",  # the folder under ../shared/corpora
 }
-register(
+
+
+DATASETS = (
     DatasetSpec(
         hub_id="valla/blogs50",
         pretty_name="Valla Blogs50",
@@ -133,11 +134,9 @@ register(
         "posts removed corpus-wide (first kept); top 50 authors by remaining posts; 60/20/20 "
         "stratified split (`random_state=0`); AV pairs derived per split with a fixed seed."
         + SAMPLE_NOTE,
-        extra={"family": "valla", "formulations": ("AA", "AV"), "table_name": "Blogs50"},
+        table_name="Blogs50",
         **_COMMON,
-    )
-)
-register(
+    ),
     DatasetSpec(
         hub_id="valla/blogsall",
         pretty_name="Valla BlogsAll (AV)",
@@ -146,7 +145,7 @@ register(
         builder=build_blogsall,
         protocol="As Blogs50, but every author with >= 5 remaining posts; AV pairs per split."
         + SAMPLE_NOTE,
-        extra={"family": "valla", "formulations": ("AV",), "table_name": "BlogsAll"},
+        table_name="BlogsAll",
         **_COMMON,
-    )
+    ),
 )

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dataset_scripts.core.spec import BuildOutput, DatasetSpec
-from dataset_scripts.registry import register
+from dataset_scripts.core.spec import BuildResult, DatasetSpec
 from dataset_scripts.valla.common import VALLA_CITATION, author_files, find_folder, read_text
 from dataset_scripts.valla.splits import SEED, sorted_rows, stratified_split, with_av
 
@@ -36,7 +35,7 @@ def read_ccat50(raw: Path) -> dict[str, list[dict[str, str]]]:
     return out
 
 
-def build(raw: Path | None) -> BuildOutput:
+def build(raw: Path | None) -> BuildResult:
     """Build the AA splits and the derived AV pairs (see the module notes)."""
     if raw is None:
         raise FileNotFoundError("CCAT50 is built from the Reuter_50_50 download; pass --raw")
@@ -44,31 +43,32 @@ def build(raw: Path | None) -> BuildOutput:
     train, validation = stratified_split(parts["C50train"], 0.2, SEED)
     dropped: dict[str, int] = {}
     aa = {"train": train, "validation": validation, "test": sorted_rows(parts["C50test"])}
-    return with_av(aa, SEED, dropped), dropped
+    return BuildResult(with_av(aa, SEED, dropped), dropped)
 
 
-SPEC = register(
-    DatasetSpec(
-        hub_id="valla/ccat50",
-        pretty_name="Valla CCAT50 (Reuter_50_50)",
-        summary=(
-            "News stories by 50 Reuters journalists (100 per author) for authorship "
-            "attribution (config `labelled_texts`, label = author) and verification "
-            "(config `text_pairs`), with Valla's standard splits."
-        ),
-        builder=build,
-        license="UCI dataset (RCV1 subset; Reuters text, research use)",
-        source_url="https://archive.ics.uci.edu/dataset/217/reuter+50+50",
-        citation=VALLA_CITATION,
-        raw_format="C50train/<author>/*newsML.txt and C50test/<author>/*newsML.txt",
-        protocol=(
-            "The published `C50test` is `test`; `C50train` is split 80/20 into `train` and "
-            "`validation`, stratified by author (scikit-learn `train_test_split`, "
-            "`random_state=0`, rows in path order), as in Valla's `dsets/C50.py`. AV pairs: "
-            "for every text of a split, one same-author and one different-author pair drawn "
-            "with a fixed seed (balanced 1:1), as in Valla's `sample_av_dataset`."
-        ),
-        raw_hint="ccat50",
-        extra={"family": "valla", "formulations": ("AA", "AV"), "table_name": "CCAT50"},
-    )
+SPEC = DatasetSpec(
+    hub_id="valla/ccat50",
+    pretty_name="Valla CCAT50 (Reuter_50_50)",
+    summary=(
+        "News stories by 50 Reuters journalists (100 per author) for authorship "
+        "attribution (config `labelled_texts`, label = author) and verification "
+        "(config `text_pairs`), with Valla's standard splits."
+    ),
+    builder=build,
+    license="UCI dataset (RCV1 subset; Reuters text, research use)",
+    source_url="https://archive.ics.uci.edu/dataset/217/reuter+50+50",
+    citation=VALLA_CITATION,
+    raw_format="C50train/<author>/*newsML.txt and C50test/<author>/*newsML.txt",
+    protocol=(
+        "The published `C50test` is `test`; `C50train` is split 80/20 into `train` and "
+        "`validation`, stratified by author (scikit-learn `train_test_split`, "
+        "`random_state=0`, rows in path order), as in Valla's `dsets/C50.py`. AV pairs: "
+        "for every text of a split, one same-author and one different-author pair drawn "
+        "with a fixed seed (balanced 1:1), as in Valla's `sample_av_dataset`."
+    ),
+    raw_hint="ccat50",
+    table_name="CCAT50",
 )
+
+
+DATASETS = (SPEC,)

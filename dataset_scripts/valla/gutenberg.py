@@ -19,8 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.core.spec import BuildOutput, DatasetSpec
-from dataset_scripts.registry import register
+from dataset_scripts.core.spec import BuildResult, DatasetSpec
 from dataset_scripts.valla.common import VALLA_CITATION, read_text
 from dataset_scripts.valla.splits import SEED, Row, sorted_rows, stratified_split, with_av
 
@@ -55,7 +54,7 @@ def read_folder(folder: Path, dropped: dict[str, int]) -> list[Row]:
     return rows
 
 
-def build(raw: Path | None) -> BuildOutput:
+def build(raw: Path | None) -> BuildResult:
     if raw is None:
         raise FileNotFoundError(
             "Gutenberg is built from Valla's train/ val/ test/ folders; pass --raw"
@@ -83,10 +82,10 @@ def build(raw: Path | None) -> BuildOutput:
         "unseen_author_validation": sorted_rows(parts["val"]),
         "unseen_author_test": sorted_rows(parts["test"]),
     }
-    return with_av(aa, SEED, dropped), dropped
+    return BuildResult(with_av(aa, SEED, dropped), dropped)
 
 
-register(
+DATASETS = (
     DatasetSpec(
         hub_id="valla/gutenberg",
         pretty_name="Valla Gutenberg",
@@ -100,6 +99,6 @@ register(
         protocol="Texts of <= 100 words and authors with < 2 texts dropped (counted); train/ split "
         "60/20/20 for AA; val/ and test/ (unseen authors) as unseen-author sets; AV pairs per split.",
         raw_hint="gutenberg",
-        extra={"family": "valla", "formulations": ("AA", "AV"), "table_name": "Gutenberg"},
-    )
+        table_name="Gutenberg",
+    ),
 )

@@ -13,8 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.core.spec import BuildOutput, DatasetSpec
-from dataset_scripts.registry import register
+from dataset_scripts.core.spec import BuildResult, DatasetSpec
 from dataset_scripts.valla.common import VALLA_CITATION
 from dataset_scripts.valla.splits import SEED, Row, with_av
 
@@ -48,7 +47,7 @@ def read_imdb62(path: Path, dropped: dict[str, int]) -> dict[str, list[Row]]:
     return per_author
 
 
-def build(raw: Path | None) -> BuildOutput:
+def build(raw: Path | None) -> BuildResult:
     if raw is None:
         raise FileNotFoundError("IMDb62 is built from imdb62.txt; pass --raw")
     path = raw if raw.is_file() else raw / "imdb62.txt"
@@ -60,10 +59,10 @@ def build(raw: Path | None) -> BuildOutput:
         aa["train"] += rows[:TRAIN_PER_AUTHOR]
         aa["validation"] += rows[TRAIN_PER_AUTHOR : TRAIN_PER_AUTHOR + VALIDATION_PER_AUTHOR]
         aa["test"] += rows[TRAIN_PER_AUTHOR + VALIDATION_PER_AUTHOR :]
-    return with_av(aa, SEED, dropped), dropped
+    return BuildResult(with_av(aa, SEED, dropped), dropped)
 
 
-register(
+DATASETS = (
     DatasetSpec(
         hub_id="valla/imdb62",
         pretty_name="Valla IMDb62",
@@ -77,6 +76,6 @@ register(
         protocol="Per author, in file order after removing exact duplicates: 600 train, 200 "
         "validation, the rest test. AV pairs derived from each split with a fixed seed.",
         raw_hint="imdb62",
-        extra={"family": "valla", "formulations": ("AA", "AV"), "table_name": "IMDb62"},
-    )
+        table_name="IMDb62",
+    ),
 )

@@ -18,8 +18,7 @@ import random
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.core.spec import BuildOutput, DatasetSpec
-from dataset_scripts.registry import register
+from dataset_scripts.core.spec import BuildResult, DatasetSpec
 from dataset_scripts.valla.common import VALLA_CITATION
 from dataset_scripts.valla.splits import SEED, Row
 
@@ -104,7 +103,7 @@ def _strip(pairs: list[dict]) -> list[Row]:
     return [{k: p[k] for k in ("id", "text1", "text2", "label")} for p in pairs]
 
 
-def build(raw: Path | None) -> BuildOutput:
+def build(raw: Path | None) -> BuildResult:
     if raw is None:
         raise FileNotFoundError("PAN AV is built from its jsonl release; pass --raw")
     dropped: dict[str, int] = {}
@@ -121,30 +120,31 @@ def build(raw: Path | None) -> BuildOutput:
         "unseen_author_validation": outside[:half],
         "unseen_author_test": outside[half:],
     }
-    return {
-        "text_pairs": {k: _strip(sorted(v, key=lambda p: p["id"])) for k, v in splits.items()}
-    }, dropped
-
-
-for _year, _url in (
-    ("20", "https://pan.webis.de/clef20/pan20-web/author-identification.html"),
-    ("21", "https://pan.webis.de/clef21/pan21-web/author-identification.html"),
-):
-    register(
-        DatasetSpec(
-            hub_id=f"valla/pan{_year}",
-            pretty_name=f"Valla PAN{_year} authorship verification",
-            summary=f"PAN 20{_year} fanfiction pairs (same/different author) with an iid split "
-            "and an unseen-author test set.",
-            builder=build,
-            license="CC BY 4.0 where stated by PAN; fanfiction texts, research use",
-            source_url=_url,
-            citation=VALLA_CITATION,
-            raw_format="pairs *.jsonl {id, fandoms, pair} + *truth*.jsonl {id, same, authors}",
-            protocol="A seeded 20% of the authors is held out: their pairs form the unseen-author "
-            "validation/test sets (50/50); pairs of kept authors are split 80/10/10 into "
-            "train/validation/test; pairs mixing the two are dropped (counted).",
-            raw_hint=f"pan{_year}_av",
-            extra={"family": "valla", "formulations": ("AV",), "table_name": f"PAN{_year}"},
-        )
+    return BuildResult(
+        {"text_pairs": {k: _strip(sorted(v, key=lambda p: p["id"])) for k, v in splits.items()}},
+        dropped,
     )
+
+
+DATASETS = tuple(
+    DatasetSpec(
+        hub_id=f"valla/pan{year}",
+        pretty_name=f"Valla PAN{year} authorship verification",
+        summary=f"PAN 20{year} fanfiction pairs (same/different author) with an iid split "
+        "and an unseen-author test set.",
+        builder=build,
+        license="CC BY 4.0 where stated by PAN; fanfiction texts, research use",
+        source_url=url,
+        citation=VALLA_CITATION,
+        raw_format="pairs *.jsonl {id, fandoms, pair} + *truth*.jsonl {id, same, authors}",
+        protocol="A seeded 20% of the authors is held out: their pairs form the unseen-author "
+        "validation/test sets (50/50); pairs of kept authors are split 80/10/10 into "
+        "train/validation/test; pairs mixing the two are dropped (counted).",
+        raw_hint=f"pan{year}_av",
+        table_name=f"PAN{year}",
+    )
+    for year, url in (
+        ("20", "https://pan.webis.de/clef20/pan20-web/author-identification.html"),
+        ("21", "https://pan.webis.de/clef21/pan21-web/author-identification.html"),
+    )
+)

@@ -22,8 +22,7 @@ import re
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.core.spec import BuildOutput, DatasetSpec
-from dataset_scripts.registry import register
+from dataset_scripts.core.spec import BuildResult, DatasetSpec
 from dataset_scripts.valla.common import VALLA_CITATION, read_text
 from dataset_scripts.valla.splits import (
     SEED,
@@ -80,12 +79,12 @@ def read_guardian(raw: Path) -> dict[str, list[Row]]:
     return groups
 
 
-def build_guardian(raw: Path | None) -> BuildOutput:
+def build_guardian(raw: Path | None) -> BuildResult:
     if raw is None:
         raise FileNotFoundError("Guardian is built from its raw download; pass --raw")
     dropped: dict[str, int] = {}
     aa = _assemble(read_guardian(raw), dropped)
-    return with_av(aa, SEED, dropped), dropped
+    return BuildResult(with_av(aa, SEED, dropped), dropped)
 
 
 CMCC_IID = ("Blogs", "Chat", "Emails")
@@ -121,12 +120,12 @@ def read_cmcc(raw: Path) -> dict[str, list[Row]]:
     return groups
 
 
-def build_cmcc(raw: Path | None) -> BuildOutput:
+def build_cmcc(raw: Path | None) -> BuildResult:
     if raw is None:
         raise FileNotFoundError("CMCC is built from its raw download; pass --raw")
     dropped: dict[str, int] = {}
     aa = _assemble(read_cmcc(raw), dropped)
-    return with_av(aa, SEED, dropped), dropped
+    return BuildResult(with_av(aa, SEED, dropped), dropped)
 
 
 _PROTOCOL = (
@@ -138,7 +137,23 @@ _PROTOCOL = (
     "different-author pair per text)."
 )
 
-register(
+
+TOPIC_CONFUSION_TOPICS = ("Politics", "Society")
+
+
+def build_guardian_topic_confusion(raw: Path | None) -> BuildResult:
+    """The topic-confusion split on the Guardian columns (Altakrori et al. 2021)."""
+    if raw is None:
+        raise FileNotFoundError("Guardian is built from its raw download; pass --raw")
+    dropped: dict[str, int] = {}
+    groups = read_guardian(raw)
+    rows = drop_exact_duplicates([r for g in groups.values() for r in g], dropped)
+    topic_of = {r["id"]: r["id"].split("/", 1)[0] for r in rows}
+    aa = topic_confusion_split(rows, topic_of, TOPIC_CONFUSION_TOPICS, SEED, dropped)
+    return BuildResult(with_av(aa, SEED, dropped), dropped)
+
+
+DATASETS = (
     DatasetSpec(
         hub_id="valla/guardian",
         pretty_name="Valla Guardian (cross-topic, cross-genre)",
@@ -152,10 +167,8 @@ register(
         "World, UK, Books",
         protocol=_PROTOCOL.format(what="topic UK and genre Books"),
         raw_hint="guardian",
-        extra={"family": "valla", "formulations": ("AA", "AV"), "table_name": "Guardian"},
-    )
-)
-register(
+        table_name="Guardian",
+    ),
     DatasetSpec(
         hub_id="valla/cmcc",
         pretty_name="Valla CMCC (cross-topic, cross-genre)",
@@ -168,27 +181,8 @@ register(
         raw_format="<Genre>/Correlated/<author><genre><n><topic><n>.txt (Windows-1252)",
         protocol=_PROTOCOL.format(what="genre Essays (topic shift) and Discussion + Interviews"),
         raw_hint="cmcc",
-        extra={"family": "valla", "formulations": ("AA", "AV"), "table_name": "CMCC"},
-    )
-)
-
-
-TOPIC_CONFUSION_TOPICS = ("Politics", "Society")
-
-
-def build_guardian_topic_confusion(raw: Path | None) -> BuildOutput:
-    """The topic-confusion split on the Guardian columns (Altakrori et al. 2021)."""
-    if raw is None:
-        raise FileNotFoundError("Guardian is built from its raw download; pass --raw")
-    dropped: dict[str, int] = {}
-    groups = read_guardian(raw)
-    rows = drop_exact_duplicates([r for g in groups.values() for r in g], dropped)
-    topic_of = {r["id"]: r["id"].split("/", 1)[0] for r in rows}
-    aa = topic_confusion_split(rows, topic_of, TOPIC_CONFUSION_TOPICS, SEED, dropped)
-    return with_av(aa, SEED, dropped), dropped
-
-
-register(
+        table_name="CMCC",
+    ),
     DatasetSpec(
         hub_id="valla/guardian_topic_confusion",
         pretty_name="Valla Guardian topic confusion",
@@ -203,6 +197,6 @@ register(
         "half A on Politics, half B on Society; test: half A on Society, half B on Politics. "
         "Other categories dropped (counted).",
         raw_hint="guardian",
-        extra={"family": "valla", "formulations": ("AA", "AV"), "table_name": "Guardian TC"},
-    )
+        table_name="Guardian TC",
+    ),
 )

@@ -1,8 +1,9 @@
 """Named STEB dataset subsets (``stylebench run --benchmark NAME``) and their resolution
 to locally built folders.
 
-* ``steb``: every STEB dataset known here (the catalogue, plus the dataset names of the
-  STEB repository's application and multilingual lists for those not catalogued yet);
+* ``steb``: every STEB dataset: the declared 96 and the names of the STEB repository's
+  application and multilingual lists (all declared here too, the 17 multilingual sets
+  included);
 * ``operational``: the English datasets (the main STEB scores);
 * ``definitional``: datasets assigned to a Table 13 cluster (from the catalogue);
 * ``application``: the datasets of the application clusters (Table 4);
@@ -17,20 +18,13 @@ from pathlib import Path
 
 from dataset_scripts.core.errors import UnknownNameError
 from dataset_scripts.core.hub_folder import BUILD_INFO
-from evaluators.steb_scores.results import STEB_PREFIX
+from dataset_scripts.core.spec import folder_name
+from evaluators.steb_scores.results import STEB_PREFIX, catalogue
 from evaluators.steb_scores.scores import multilingual_datasets, repo_clusters
 
 BENCHMARKS = ("steb", "operational", "definitional", "application", "multilingual", "lite")
 LITE_PER_TASK = 2
 LITE_MAX_TEXTS = 2000
-
-
-def _entries() -> list:
-    try:
-        from dataset_scripts.steb.catalog import all_entries
-    except ImportError:  # pragma: no cover
-        return []
-    return list(all_entries())
 
 
 def _application_ids() -> list[str]:
@@ -40,7 +34,7 @@ def _application_ids() -> list[str]:
 
 def benchmark_datasets(name: str) -> list[str]:
     """Hub ids of a named subset, sorted."""
-    entries = _entries()
+    entries = list(catalogue().values())
     catalogued = {e.hub_id for e in entries}
     foreign = multilingual_datasets()
     if name == "steb":
@@ -48,7 +42,7 @@ def benchmark_datasets(name: str) -> list[str]:
     elif name == "operational":
         ids = (catalogued | set(_application_ids())) - foreign
     elif name == "definitional":
-        ids = {e.hub_id for e in entries if e.definitional}
+        ids = {e.hub_id for e in entries if e.steb and e.steb.definitional}
     elif name == "application":
         ids = set(_application_ids())
     elif name == "multilingual":
@@ -59,7 +53,7 @@ def benchmark_datasets(name: str) -> list[str]:
         for e in entries:
             if e.hub_id in foreign:
                 continue
-            for task, count in e.counts.items():
+            for task, count in (e.steb.table15 if e.steb else {}).items():
                 if count.total <= LITE_MAX_TEXTS:
                     by_task.setdefault(task, []).append((count.total, e.hub_id))
         for items in by_task.values():
@@ -73,7 +67,7 @@ def benchmark_datasets(name: str) -> list[str]:
 
 def local_folder(hub_id: str, built_root: Path) -> Path:
     """Where ``stylebench build`` output for ``hub_id`` is expected under ``built_root``."""
-    return Path(built_root) / hub_id.replace("/", "__")
+    return Path(built_root) / folder_name(hub_id)
 
 
 def resolve_benchmark(name: str, built_root: Path | None) -> tuple[list[str], list[str]]:
@@ -85,9 +79,7 @@ def resolve_benchmark(name: str, built_root: Path | None) -> tuple[list[str], li
     release = _release_configs()
     for hub_id in benchmark_datasets(name):
         folder = local_folder(hub_id, built_root) if built_root is not None else None
-        if folder is not None and (
-            (folder / BUILD_INFO).is_file() or (folder / "data").is_dir()
-        ):
+        if folder is not None and ((folder / BUILD_INFO).is_file() or (folder / "data").is_dir()):
             refs.append(str(folder))
             continue
         if hub_id in release and built_root is not None:

@@ -28,18 +28,12 @@ from importlib import resources
 from typing import Any
 
 from dataset_scripts.core.errors import UnknownNameError
+from dataset_scripts.core.schemas import TASK_TYPES
 
 DATA_PACKAGE = "evaluators.steb_scores.data"
 PAPER_FILE = "steb_style_text_embedding_benchmark.txt"
 
-OPERATIONAL_TASKS = (
-    "clustering",
-    "all_to_all_pairs",
-    "predefined_pairs",
-    "order_alignment",
-    "retrieval",
-    "probing",
-)
+OPERATIONAL_TASKS = TASK_TYPES  # the operational view: one column per task type
 OBJECTS_OF_STUDY = ("genre", "register", "time", "demographics", "dialect", "idiolect")
 DEFINITIONAL_CLUSTERS = (*OBJECTS_OF_STUDY, "linguistic_features", "content_independence")
 APPLICATION_COLUMNS = (

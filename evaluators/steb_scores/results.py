@@ -20,6 +20,7 @@ import numpy as np
 
 from dataset_scripts.core.errors import DataError, StylebenchError
 from dataset_scripts.core.hub_folder import BUILD_INFO
+from dataset_scripts.core.spec import DatasetSpec, hub_id_of_folder
 
 UnitScores = tuple[list[float], list[int]]
 STEB_TOTAL_DATASETS = 96  # paper Sec. 3 / Table 15
@@ -49,35 +50,13 @@ class Score:
         return self.metrics.get(name)
 
 
-@dataclass(frozen=True)
-class DatasetInfo:
-    """What the scores need to know about a STEB dataset (from the catalogue)."""
-
-    hub_id: str
-    task_types: tuple[str, ...]
-    definitional: tuple[str, ...]
-    language: tuple[str, ...]
-    bucket: str
-
-
 @cache
-def catalogue() -> dict[str, DatasetInfo]:
-    """Catalogued STEB datasets by hub id; empty if the catalogue cannot be imported
-    (entries are added by the dataset issues over time: every consumer degrades)."""
-    try:
-        from dataset_scripts.steb.catalog import all_entries
-    except ImportError:  # pragma: no cover - the catalogue package is part of the repo
-        return {}
-    return {
-        e.hub_id: DatasetInfo(
-            e.hub_id, tuple(e.task_types), tuple(e.definitional), tuple(e.language), e.bucket
-        )
-        for e in all_entries()
-    }
+def catalogue() -> dict[str, DatasetSpec]:
+    """STEB's 96 datasets by hub id: their declarations (task types, language, and in
+    ``spec.steb`` the Table 10 bucket and Table 13 clusters)."""
+    from dataset_scripts.steb.catalog import steb_datasets
 
-
-def dataset_info(hub_id: str) -> DatasetInfo | None:
-    return catalogue().get(hub_id)
+    return {spec.hub_id: spec for spec in steb_datasets()}
 
 
 def hub_id_for(name: str, ref: str | None = None) -> str:
@@ -98,8 +77,7 @@ def hub_id_for(name: str, ref: str | None = None) -> str:
     if "/" in name:
         return name
     if "__" in name:
-        owner, _, rest = name.partition("__")
-        return f"{owner}/{rest}"
+        return hub_id_of_folder(name)
     if f"{STEB_PREFIX}{name}" in catalogue():
         return f"{STEB_PREFIX}{name}"
     return name

@@ -134,7 +134,7 @@ def multilingual_datasets() -> set[str]:
     whose language does not include English)."""
     names = repo_clusters()["multilingual"]
     ids = {STEB_PREFIX + n for col in names.values() for n in col}
-    ids |= {h for h, info in catalogue().items() if info.language and "en" not in info.language}
+    ids |= {h for h, spec in catalogue().items() if spec.language and "en" not in spec.language}
     return ids
 
 
@@ -149,17 +149,12 @@ def _catalogue_counts(kind: str) -> dict[str, int]:
     lists 25; the catalogue is what a run can cover.)"""
     foreign = multilingual_datasets()
     counts: dict[str, int] = {}
-    for hub_id, info in catalogue().items():
+    for hub_id, spec in catalogue().items():
         if hub_id in foreign:
             continue
-        for key in info.task_types if kind == "task" else info.definitional:
+        for key in spec.task_types if kind == "task" else spec.steb.definitional:  # type: ignore[union-attr]
             counts[key] = counts.get(key, 0) + 1
     return counts
-
-
-def score_values(scores: Iterable[Score]) -> dict[tuple[str, str], Score]:
-    """{(dataset, task): Score} of one model."""
-    return {(s.dataset, s.task): s for s in scores}
 
 
 def unit_values(scores: Iterable[Score]) -> dict[Unit, float]:
@@ -210,7 +205,7 @@ def definitional_spec(
     """Definitional view. ``available`` = {dataset: task types it has results for};
     ``definitional`` = {dataset: Table 13 clusters} (default: the catalogue)."""
     if definitional is None:
-        definitional = {h: info.definitional for h, info in catalogue().items()}
+        definitional = {h: spec.steb.definitional for h, spec in catalogue().items()}  # type: ignore[union-attr]
     columns: dict[str, dict[str, list[Unit]]] = {c: {} for c in DEFINITIONAL_CLUSTERS}
     for dataset, tasks in sorted(available.items()):
         for cluster in definitional.get(dataset, ()):

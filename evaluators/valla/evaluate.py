@@ -56,7 +56,7 @@ def resolve_dataset(ref: str, built_root: Path) -> tuple[Path, str, str]:
         info = _build_info(path)
         hub_id = info.get("hub_id", path.name)
         spec = all_datasets().get(hub_id)
-        return path, hub_id, (spec.extra.get("table_name", hub_id) if spec else hub_id)
+        return path, hub_id, ((spec.table_name or hub_id) if spec else hub_id)
     datasets = all_datasets()
     if ref not in datasets or not ref.startswith("valla/"):
         valla = sorted(k for k in datasets if k.startswith("valla/"))
@@ -75,7 +75,7 @@ def resolve_dataset(ref: str, built_root: Path) -> tuple[Path, str, str]:
                 f"shared corpora: run `stylebench build {ref} --raw <download>` first"
             )
         build_dataset(spec, raw, folder)
-    return folder, ref, spec.extra.get("table_name", ref)
+    return folder, ref, spec.table_name or ref
 
 
 def _build_info(folder: Path) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from dataset_scripts.core.errors import StylebenchError, UnknownNameError
 from dataset_scripts.hub_cache import MARKER, entry_root, register_build
 from dataset_scripts.registry import all_datasets, releases, resolve, suggest
-from dataset_scripts.steb.catalog import all_entries, release_of
+from dataset_scripts.steb.catalog import release_of, steb_datasets
 from evaluators.cli import cli
 from evaluators.data import config_schemas, load_table
 from tests.hub.pan23_fixture import write_pan23
@@ -25,9 +25,9 @@ REPO = "steb/pan23_style_change"
 
 
 def test_steb_96_each_one_repo_config() -> None:
-    entries = all_entries()
+    entries = steb_datasets()
     assert len(entries) == 96
-    pairs = {(e.repo_id, e.config_name) for e in entries}
+    pairs = {(e.repo, e.config) for e in entries}
     assert len(pairs) == 96  # every STEB dataset is one distinct (repo, config)
     repos = releases()
     assert [s.config for s in repos[REPO]] == ["easy", "medium", "hard"]

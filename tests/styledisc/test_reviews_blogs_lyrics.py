@@ -231,12 +231,9 @@ def test_one_domain_table_registers_every_domain() -> None:
     assert styledisc_build.DOMAINS is DOMAINS and list(styledisc_build.GENRES) == list(DOMAINS)
     for name, domain in DOMAINS.items():
         spec = get_dataset(f"styledisc/{name}")
-        assert spec.extra == {
-            "domain": name,
-            "genre": domain.genre,
-            "has_authors": domain.has_authors,
-            "run_command": f"stylebench styledisc run --dataset built/styledisc__{name}",
-        }
+        # the domain's genre and authors live in DOMAINS (one home); the spec names it
+        assert spec.hub_id == f"styledisc/{name}" and spec.steb is None
+        assert spec.run_command == f"stylebench styledisc run --dataset built/styledisc__{name}"
         assert spec.raw_hint == domain.raw_hint and spec.license == domain.license
 
 
@@ -245,7 +242,7 @@ def test_registration() -> None:
     for name in names:
         spec = get_dataset(f"styledisc/{name}")
         assert DOMAINS[name].has_authors
-        assert spec.extra["domain"] == name and spec.raw_hint == DOMAINS[name].raw_hint
+        assert spec.hub_id == f"styledisc/{name}" and spec.raw_hint == DOMAINS[name].raw_hint
         # no Appendix A exception: default windows 200-700 / bag 500 / 100 units
         assert "200-700 tokens" in spec.protocol and "500 tokens" in spec.protocol
         assert "at most 100 units" in spec.protocol

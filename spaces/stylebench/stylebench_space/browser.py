@@ -39,7 +39,7 @@ def _tasks(spec: Any, folder: Path | None) -> str:
     """Task types: those the spec declares, else those its built configs serve."""
     from dataset_scripts.core.schemas import SCHEMAS
 
-    tasks = list(spec.extra.get("task_types") or ())
+    tasks = list(spec.task_types)
     if not tasks and folder is not None:
         for config in sorted(p.name for p in (folder / "data").iterdir() if p.is_dir()):
             if config in SCHEMAS:

@@ -15,7 +15,11 @@ from dataset_scripts.core.errors import DataError
 from dataset_scripts.registry import all_datasets, get_dataset
 from dataset_scripts.steb import ai_detection, pan_av, pan_style_change, retrieval_sets
 from dataset_scripts.steb.catalog import CLUSTERING, PREDEFINED, RETRIEVAL
-from dataset_scripts.steb.catalog.authorship import DATASETS, MULTILINGUAL
+
+# the authorship / AI-detection declarations: the 58 of the 96, and the multilingual sets
+_MODULES = (pan_av, pan_style_change, retrieval_sets, ai_detection)
+DATASETS = [s for m in _MODULES for s in m.DATASETS if s.steb and s.steb.in_steb_96]
+MULTILINGUAL = [s for m in _MODULES for s in m.DATASETS if s.steb and not s.steb.in_steb_96]
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -30,11 +34,11 @@ def _build(hub_id: str, raw: Path) -> tuple[list[dict], dict[str, int]]:
 
 
 def test_catalogue_matches_table15() -> None:
-    names = [d.name for d in DATASETS]
+    names = [d.hub_id.removeprefix("steb/") for d in DATASETS]
     assert len(names) == len(set(names)) == 58
     by_task = Counter(t for d in DATASETS for t in d.task_types)
     assert by_task == {PREDEFINED: 25, RETRIEVAL: 4, CLUSTERING: 29}
-    counts = {d.name: d.counts for d in DATASETS}
+    counts = {d.hub_id.removeprefix("steb/"): d.steb.table15 for d in DATASETS}
     assert counts["pan23_style_change_medium"][PREDEFINED].classes == 7013
     assert counts["pan26_style_change_easy"][PREDEFINED].total == 142_216
     assert counts["amazon"][RETRIEVAL].total == 97_787
@@ -42,9 +46,9 @@ def test_catalogue_matches_table15() -> None:
     assert counts["machine_text_detection_PAN25_26_news"][CLUSTERING].total == 826
     # Every counted total is classes x per-class where Table 15 says so (pairs, ATD).
     for entry in DATASETS:
-        for task, count in entry.counts.items():
+        for task, count in entry.steb.table15.items():
             if task != RETRIEVAL:
-                assert count.classes * count.per_class == count.total, entry.name
+                assert count.classes * count.per_class == count.total, entry.hub_id
 
 
 def test_every_entry_has_a_builder_and_multilingual_sets_carry_language() -> None:
@@ -55,12 +59,12 @@ def test_every_entry_has_a_builder_and_multilingual_sets_carry_language() -> Non
     languages = Counter(datasets[e.hub_id].language[0] for e in MULTILINGUAL)
     assert languages == {"nl": 5, "el": 4, "es": 5, "fr": 1, "it": 1, "pl": 1}
     dutch = datasets["steb/pan15_authorship_verification_dutch_test"]
-    assert dutch.extra["task_types"] == (PREDEFINED,)
-    assert dutch.extra["in_steb_96"] is False and "table15" not in dutch.extra
-    assert datasets["steb/pan18_cross_domain_authorship_attribution_polish"].extra[
-        "task_types"
-    ] == (RETRIEVAL,)
-    assert datasets["stylebench/ccat50_retrieval"].extra["in_steb_96"] is False
+    assert dutch.task_types == (PREDEFINED,)
+    assert dutch.steb.in_steb_96 is False and not dutch.steb.table15
+    assert datasets["steb/pan18_cross_domain_authorship_attribution_polish"].task_types == (
+        RETRIEVAL,
+    )
+    assert datasets["stylebench/ccat50_retrieval"].steb is None  # not a STEB dataset
     assert "NOT one of STEB's 96" in datasets["stylebench/ccat50_retrieval"].protocol
 
 

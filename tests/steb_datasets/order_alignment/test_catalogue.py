@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 
 from dataset_scripts.registry import get_dataset
-from dataset_scripts.steb.catalog import ORDER
-from dataset_scripts.steb.catalog.order_alignment import DATASETS
+from dataset_scripts.steb.catalog import ORDER, steb_datasets
+
+# the order-alignment-only declarations (corpus-of-diverse-styles serves three task types)
+DATASETS = [s for s in steb_datasets() if s.task_types == (ORDER,)]
 
 # name -> (groups, texts per group, texts, Table 10 bucket, Table 13 object-of-study cluster)
 PAPER = {
@@ -28,19 +30,23 @@ NOT_HERE = {"SynthSTEL_feature", "SynthSTEL_register", "graded_formality"}
 
 def test_every_order_alignment_dataset_of_table15_but_cds_is_here() -> None:
     # corpus-of-diverse-styles (the 11th) is catalogued with the clustering datasets
-    assert sorted(d.name for d in DATASETS) == sorted(PAPER)
+    assert sorted(_name(d) for d in DATASETS) == sorted(PAPER)
 
 
-@pytest.mark.parametrize("entry", DATASETS, ids=lambda d: d.name)
+def _name(spec) -> str:
+    return spec.hub_id.removeprefix("steb/")
+
+
+@pytest.mark.parametrize("entry", DATASETS, ids=_name)
 def test_entry_matches_the_paper(entry) -> None:
-    groups, per_group, total, bucket, cluster = PAPER[entry.name]
-    count = entry.counts[ORDER]
+    groups, per_group, total, bucket, cluster = PAPER[_name(entry)]
+    count = entry.steb.table15[ORDER]
     assert (count.classes, count.per_class, count.total) == (groups, per_group, total)
-    assert list(entry.counts) == [ORDER]
-    assert entry.bucket == bucket
-    assert entry.definitional == (cluster, "content_independence")
+    assert list(entry.steb.table15) == [ORDER]
+    assert entry.steb.bucket == bucket
+    assert entry.steb.definitional == (cluster, "content_independence")
     assert entry.source_url.startswith("https://") and entry.license and entry.citation
     spec = get_dataset(entry.hub_id)
     assert spec.builder is not None, f"{entry.hub_id} has no builder"
     assert spec.protocol
-    assert (spec.raw_hint == "") == (entry.name in NOT_HERE)
+    assert (spec.raw_hint == "") == (_name(entry) in NOT_HERE)

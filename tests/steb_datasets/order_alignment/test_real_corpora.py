@@ -99,14 +99,14 @@ def test_schema_counts_and_table15(hub_id: str, built: dict) -> None:
     texts = sum(len(row["texts"]) for row in table.rows)
 
     spec = get_dataset(hub_id)
-    paper = spec.extra["table15"]["order_alignment"]
+    paper = spec.steb.table15["order_alignment"]
     if hub_id == "steb/StylePTB":
         # our raw copy lacks 2 of the 15 kept transfers; the card says so
-        assert (paper["classes"], paper["per_class"], paper["total"]) == (14, 50, 700)
+        assert (paper.classes, paper.per_class, paper.total) == (14, 50, 700)
         assert texts == 13 * 50 and "13 groups x 50 texts = 650" in spec.protocol
     else:
-        assert texts == paper["total"] and n_groups == paper["classes"]
-        assert texts // n_groups == paper["per_class"]
+        assert texts == paper.total and n_groups == paper.classes
+        assert texts // n_groups == paper.per_class
     for reason, count in DROPPED[hub_id].items():
         assert dropped[reason] == count, reason
     card = (folder / "README.md").read_text()

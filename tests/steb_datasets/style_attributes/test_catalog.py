@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from dataset_scripts.registry import all_datasets
-from dataset_scripts.steb.catalog import ALL_TO_ALL, CLUSTERING, ORDER, PROBING
-from dataset_scripts.steb.catalog.style_attributes import DATASETS
+from dataset_scripts.steb.catalog import ALL_TO_ALL, CLUSTERING, ORDER, PROBING, steb_datasets
+
+# the style-attribute declarations: every STEB dataset outside the authorship bucket that
+# is not an order-alignment-only set
+DATASETS = [
+    s for s in steb_datasets() if s.steb.bucket != "authorship" and s.task_types != (ORDER,)
+]
 
 CLUSTER_ROWS = {  # Table 15 clustering / all-to-all rows: classes, samples per class, total
     "bible_versions": (8, 200, 1600),
@@ -41,16 +46,16 @@ PROBING_ROWS = {
 
 
 def test_table15_counts() -> None:
-    entries = {d.name: d for d in DATASETS}
+    entries = {d.hub_id.removeprefix("steb/"): d.steb.table15 for d in DATASETS}
     assert set(entries) == set(CLUSTER_ROWS) | set(PROBING_ROWS)
     for name, row in CLUSTER_ROWS.items():
         for task in (CLUSTERING, ALL_TO_ALL):
-            count = entries[name].counts[task]
+            count = entries[name][task]
             assert (count.classes, count.per_class, count.total) == row, name
-    assert entries["corpus-of-diverse-styles"].counts[ORDER].total == 4400
+    assert entries["corpus-of-diverse-styles"][ORDER].total == 4400
     for name, total in PROBING_ROWS.items():
-        assert entries[name].counts == {PROBING: entries[name].counts[PROBING]}
-        assert (entries[name].counts[PROBING].classes, entries[name].counts[PROBING].total) == (
+        assert entries[name] == {PROBING: entries[name][PROBING]}
+        assert (entries[name][PROBING].classes, entries[name][PROBING].total) == (
             46,
             total,
         )
@@ -60,14 +65,9 @@ def test_metadata_complete_and_registered() -> None:
     registry = all_datasets()
     buckets = {"feature", "dialect", "register", "genre", "time", "demographics"}
     for entry in DATASETS:
-        assert entry.bucket in buckets
+        assert entry.steb.bucket in buckets
         assert entry.source_url.startswith("http") and entry.license and entry.raw_format
-        spec = registry[entry.hub_id]
-        assert spec.extra["bucket"] == entry.bucket
-    with_builder = {
-        n
-        for n, s in registry.items()
-        if s.builder and n.split("/")[1] in {d.name for d in DATASETS}
-    }
+        assert registry[entry.hub_id] is entry
+    with_builder = {n for n, s in registry.items() if s.builder and s in DATASETS}
     without = {d.hub_id for d in DATASETS} - with_builder
     assert without == set()  # every catalogued dataset of this family has a build script
