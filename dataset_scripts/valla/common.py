@@ -14,15 +14,18 @@ VALLA_CITATION = """@article{tyo2022valla,
 }"""
 
 
-def read_text(path: Path, encoding: str = "utf-8") -> str:
-    """The text of one raw file; a decoding error names the file and byte offset."""
+def read_text(path: Path, encoding: str = "utf-8", universal_newlines: bool = False) -> str:
+    """The text of one raw file; a decoding error names the file and byte offset.
+    ``universal_newlines``: ``\r\n`` and lone ``\r`` become ``\n``, as Python's text-mode
+    ``open()`` with which Valla's dataset scripts read their raw files."""
     data = path.read_bytes()
     try:
-        return data.decode(encoding)
+        text = data.decode(encoding)
     except UnicodeDecodeError as error:
         raise DataError(
             f"{path}: not valid {encoding} at byte {error.start} ({data[error.start : error.start + 4]!r})"
         ) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n") if universal_newlines else text
 
 
 def find_folder(raw: Path, *names: str) -> Path:

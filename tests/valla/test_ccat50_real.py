@@ -36,6 +36,8 @@ def test_split_counts(ccat50: dict) -> None:
     assert set(Counter(r["label"] for r in aa["validation"]).values()) == {10}
     assert all(r["id"].startswith("C50test/") for r in aa["test"])
     assert sum(p["label"] for p in av["test"]) == 2500
+    # the raw files end lines with CRLF; Valla reads them in text mode, so LF only
+    assert not any("\r" in r["text"] for rows in aa.values() for r in rows)
     train_ids = {r["id"] for r in aa["train"]}
     assert not train_ids & {r["id"] for r in aa["validation"]}
     # pinned: the seeded 80/20 split of C50train (scikit-learn, random_state=0)
@@ -83,11 +85,11 @@ def test_golden_ppm_all_authors(ccat50: dict) -> None:
     train, test = _subset(ccat50, n_authors=50, test_step=10)
     model = PPMAA().fit([r["text"] for r in train], [r["label"] for r in train])
     got = _macro(model.predict([r["text"] for r in test]), test)
-    assert_golden("CCAT50 PPM_A, every 10th test text", got, GOLDEN_PPM, 1e-9, {})
+    assert_golden("CCAT50 PPM_A, every 10th test text", got, GOLDEN_PPM, 1e-9, {"numpy": "2.4.6"})
 
 
 # 10 authors (first in name order), train + validation texts, every 5th test text (100).
-# Before issue 19 (sublinear tf, preprocessors applied, 1,000 iterations): char 0.93.
-GOLDEN_NGRAM = 0.89
-# 50 authors, every 10th test text. Before issue 19 (PPMd, 10 authors, every 5th): 0.91.
-GOLDEN_PPM = 0.708
+# Before issue 19 (sublinear tf, preprocessors applied, 1,000 iterations, CRLF kept): 0.93.
+GOLDEN_NGRAM = 0.88
+# 50 authors, every 10th test text. Before issue 19: PPMd, 10 authors, every 5th: 0.91.
+GOLDEN_PPM = 0.712
