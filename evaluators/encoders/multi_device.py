@@ -19,7 +19,7 @@ import multiprocessing as mp
 import os
 import traceback
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -44,6 +44,7 @@ def parse_devices(value: str | Sequence[str] | None) -> list[str]:
 
 def _worker(
     conn: Connection,
+    factory: Callable[..., Any],
     spec: str,
     device: str,
     threads: int | None,
@@ -54,10 +55,9 @@ def _worker(
             import torch
 
             torch.set_num_threads(threads)
-        from evaluators.encoders import get_encoder
         from evaluators.encoders.base import as_embedding_matrix, embed_episodes, encoder_identity
 
-        encoder = get_encoder(spec, device=device, **settings)
+        encoder = factory(spec, device=device, **settings)
         if hasattr(encoder, "fit") and not getattr(encoder, "is_fitted", True):
             raise StylebenchError(
                 f"{spec} must be fitted before encoding; with --devices load a saved "
@@ -100,9 +100,13 @@ def _stop(processes: list[Any], conns: list[Connection]) -> None:
 
 
 class MultiDeviceEncoder(BaseEncoder):
-    """The encoder named by ``spec`` on each of ``devices``, one process per device."""
+    """The encoder named by ``spec`` on each of ``devices``, one process per device;
+    each worker builds it with ``factory(spec, device=..., **settings)`` (the routing's
+    ``get_encoder``, passed in by reference so that this module does not import it)."""
 
-    def __init__(self, spec: str, devices: Sequence[str], **settings: Any) -> None:
+    def __init__(
+        self, spec: str, devices: Sequence[str], factory: Callable[..., Any], **settings: Any
+    ) -> None:
         self.devices = parse_devices(devices)
         self.spec = spec
         self.name = spec
@@ -115,7 +119,14 @@ class MultiDeviceEncoder(BaseEncoder):
             parent, child = context.Pipe()
             process = context.Process(
                 target=_worker,
-                args=(child, spec, device, threads if device.startswith("cpu") else None, settings),
+                args=(
+                    child,
+                    factory,
+                    spec,
+                    device,
+                    threads if device.startswith("cpu") else None,
+                    settings,
+                ),
                 daemon=True,
                 name=f"stylebench-encoder-{device}",
             )

@@ -30,7 +30,7 @@ from evaluators.encoders.hf_pooling import (
     local_fingerprint,
     resolve_local,
 )
-from evaluators.encoders.table import NEUROBIBER_ID
+from evaluators.encoders.model_ids import NEUROBIBER_ID
 
 CHUNK_WORDS = 512
 MAX_LENGTH = 512

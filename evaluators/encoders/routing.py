@@ -41,13 +41,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from dataset_scripts.core.errors import StylebenchError, UnknownNameError
-from evaluators.encoders.table import (
-    BUILTIN_ENCODERS,
-    LUAR_IDS,
-    NEUROBIBER_ID,
-    PREFIXES,
-    EncoderEntry,
-)
+from evaluators.encoders.model_ids import LUAR_IDS, NEUROBIBER_ID
+from evaluators.encoders.table import BUILTIN_ENCODERS, PREFIXES, EncoderEntry
 
 CAUSAL_MAX_LENGTH = 10240
 """The STEB code's cap on a causal model's context (``MAX_CAUSAL_LENGTH``)."""
@@ -206,7 +201,9 @@ def get_encoder(
         from evaluators.encoders.multi_device import MultiDeviceEncoder
 
         _check_for_workers(spec, options)
-        return MultiDeviceEncoder(spec, devices, chunk=chunk, batch_size=batch_size, **options)
+        return MultiDeviceEncoder(
+            spec, devices, get_encoder, chunk=chunk, batch_size=batch_size, **options
+        )
     if devices:
         device = devices[0]
     common = {"device": device, "batch_size": batch_size}

@@ -13,10 +13,8 @@ from typing import Any, NamedTuple
 
 from dataset_scripts.core.errors import StylebenchError
 from evaluators.encoders import availability as probe
+from evaluators.encoders.model_ids import MINILM_ID, NEUROBIBER_ID
 
-MINILM_ID = "sentence-transformers/all-MiniLM-L6-v2"
-NEUROBIBER_ID = "Blablablab/neurobiber"
-LUAR_IDS = ("rrivera1849/LUAR-MUD", "rrivera1849/LUAR-CRUD")
 """The LUAR models of the STEB tables: a bare one of these ids routes to ``luar:``. They
 run the model repository's own code, so they are never built-ins (a built-in name is
 accepted as is by the Space, which never runs shipped code)."""

@@ -24,8 +24,7 @@ from typing import Any
 import numpy as np
 
 from dataset_scripts.core.errors import StylebenchError
-
-MINILM_ID = "sentence-transformers/all-MiniLM-L6-v2"
+from evaluators.encoders.model_ids import MINILM_ID
 
 
 @dataclass
