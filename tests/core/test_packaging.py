@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.metrics.helpers import METRIC_NAMES
+
 pytestmark = pytest.mark.slow
 
 
@@ -20,15 +22,7 @@ def wheel(stylebench_wheel: Path) -> Path:
 
 def test_wheel_contents(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
-    for name in (
-        "tpr_at_fpr",
-        "auroc",
-        "v_measure",
-        "macro_accuracy",
-        "order_alignment_accuracy",
-        "retrieval",
-        "pan_verification",
-    ):
+    for name in METRIC_NAMES:
         for file in (f"{name}.py", "README.md", "app.py", "requirements.txt"):
             assert f"evaluators/_bundled/metrics/{name}/{file}" in names
     assert "evaluators/_bundled/spaces/README.md" in names
