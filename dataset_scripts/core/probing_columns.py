@@ -37,10 +37,16 @@ def quantile_bins(values: Sequence[float], n_bins: int = N_BINS) -> np.ndarray:
     (pandas' own computation), bins with equal edges merged, right-closed with the lowest
     edge included. All values equal: one class (pandas would give none)."""
     array = np.asarray(values, dtype=np.float64)
-    edges = np.unique(np.percentile(array, np.linspace(0, 1, n_bins + 1) * 100.0))
+    edges = _edges(array, n_bins)
     if len(edges) < 2:
         return np.zeros(len(array), dtype=np.int64)
     return np.clip(np.searchsorted(edges, array, side="left") - 1, 0, len(edges) - 2)
+
+
+def _edges(values: Sequence[float] | np.ndarray, n_bins: int) -> np.ndarray:
+    """The distinct quantile edges pandas' ``qcut`` computes."""
+    array = np.asarray(values, dtype=np.float64)
+    return np.unique(np.percentile(array, np.linspace(0, 1, n_bins + 1) * 100.0))
 
 
 def shuffle_order(n: int, seed: int = SEED) -> np.ndarray:
@@ -64,11 +70,12 @@ def make_probing_columns(
     splits: list[str | None] = [None] * len(bins)
     if len(bins) == 0:
         return labels, splits
-    counts = np.bincount(bins)
-    present = np.flatnonzero(counts)
-    per_bin = int(min(counts[present].min(), total_cap // len(present)))
+    # every bin between merged edges counts, an empty one too (an interpolated edge can
+    # leave a bin empty): then nothing is sampled, as in their script (min count 0)
+    counts = np.bincount(bins, minlength=max(len(_edges(values, n_bins)) - 1, 1))
+    per_bin = int(min(counts.min(), total_cap // len(counts)))
     # pandas value_counts order: by count descending, ties in label order
-    order = present[np.argsort(-counts[present], kind="stable")]
+    order = np.argsort(-counts, kind="stable")
     n_train = int(SPLIT_FRACTIONS[0] * per_bin)
     n_val = int(SPLIT_FRACTIONS[1] * per_bin)
     for label in order:

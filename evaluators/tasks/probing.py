@@ -201,14 +201,17 @@ class ProbingEvaluator(TaskEvaluator):
             ].astype(int)
             splits = np.asarray([row[f"split_{feature}"] for row in table.rows], dtype=object)[keep]
             train = splits == "train"
+            classes = np.unique(labels[train])
             if (
-                len(np.unique(labels[train])) < 2
+                len(classes) < 2
+                or not np.array_equal(classes, np.arange(len(classes)))
+                or not set(np.unique(labels)) <= set(classes)
                 or not (splits == "validation").any()
                 or not (splits == "test").any()
             ):
                 raise ValueError(
-                    f"{table.source}: probing feature {feature} needs two classes in train and "
-                    "non-empty validation/test"
+                    f"{table.source}: probing feature {feature} needs two or more classes "
+                    "numbered 0..k-1 in train (none elsewhere) and non-empty validation/test"
                 )
             columns.append((feature, keep, labels, splits))
         chosen: dict[str, float] = {}

@@ -226,9 +226,21 @@ def test_probing_balanced_splits_and_probe() -> None:
         for row, label, split in zip(rows, labels, splits, strict=True):
             row[f"label_{name}"], row[f"split_{name}"] = label, split
     embed = lookup({f"t{i}": vectors[i] for i in range(n)})
-    res = get_evaluator("probing").evaluate(table("probing", rows), embed)
+    # steb-strict: scikit-learn's logistic regression at its optimum
+    res = get_evaluator("probing", protocol="steb-strict").evaluate(table("probing", rows), embed)
+    assert res.details["probe"]["name"].startswith("scikit-learn")
     assert res.metrics["accuracy_signal"] > 0.6
     assert res.metrics["accuracy_noise"] < 0.4  # chance is 0.2
     assert res.metrics["accuracy"] == pytest.approx(
         (res.metrics["accuracy_signal"] + res.metrics["accuracy_noise"]) / 2
     )
+    # steb: the authors' torch probe; one 480-text batch per epoch, so early stopping
+    # (6 epochs without a better validation score) leaves it barely trained on this set
+    steb = get_evaluator("probing").evaluate(table("probing", rows), embed)
+    assert steb.details["probe"]["name"].startswith("torch")
+    assert all(6 <= e <= 200 for e in steb.details["probe"]["epochs"].values())
+    assert steb.metrics["accuracy_signal"] > steb.metrics["accuracy_noise"]
+    again = get_evaluator("probing").evaluate(table("probing", rows), embed)
+    assert again.metrics == steb.metrics  # seeded, deterministic
+    strict = get_evaluator("probing", protocol="steb-strict")
+    assert strict.evaluate(table("probing", rows), embed).metrics == res.metrics

@@ -122,13 +122,19 @@ def test_probe_equals_the_authors_training_loop(
 ) -> None:
     import torch
 
-    table, _, _ = built
+    full, _, _ = built
+    # every 6th probed feature (8 of them): the training loops cost ~1 s per feature here
+    ours = [f for f in probing.FEATURES if f"label_{f}" in full.rows[0]][::6]
+    keys = ["id", "text"] + [f"{k}_{f}" for f in ours for k in ("label", "split")]
+    rows = [{k: r[k] for k in keys} for r in full.rows]
+    rows = [r for r in rows if any(r[f"split_{f}"] is not None for f in ours)]
+    table = Table(full.dataset, full.name, full.config, full.split, rows, full.fingerprint)
     texts = [r["text"] for r in table.rows]
     lookup = EmbeddingLookup.from_encoder(FunctionWordEncoder(), texts)
     result = get_evaluator("probing").evaluate(table, lookup)
     assert result.details["probe"]["name"].startswith("torch")
-    ours = [f for f in probing.FEATURES if f"label_{f}" in table.rows[0]]
     used = reference[reference[[f"split_{f}" for f in ours]].notna().any(axis=1)]
+    assert list(used["text"]) == texts
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     state = torch.random.get_rng_state()
@@ -140,7 +146,7 @@ def test_probe_equals_the_authors_training_loop(
     for feature in ours:
         assert abs(result.metrics[f"accuracy_{feature}"] - theirs[feature]) <= TOL, feature
     assert abs(result.metrics["accuracy"] - theirs["average"]) <= TOL
-    assert 0.2 < result.metrics["accuracy"] < 1.0  # five balanced classes: chance 0.2
+    assert 0.1 < result.metrics["accuracy"] < 0.9  # letter counts from function words: ~chance
     strict = get_evaluator("probing", protocol="steb-strict").evaluate(table, lookup)
     assert strict.details["probe"]["name"].startswith("scikit-learn")
     assert np.isfinite(strict.metrics["accuracy"]) and strict.metrics != result.metrics

@@ -4,6 +4,7 @@ evaluator on the built folder."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 
@@ -60,11 +61,17 @@ def test_features_match_spacy_counts() -> None:
 def test_amazon_probing_build(amazon: tuple[Path, dict[str, int]]) -> None:
     folder, dropped = amazon
     assert dropped["review without reviewText"] == 1
+    # 89 reviews: the authors' filter drops those of fewer than 32 spaCy tokens (21)
+    reviews = [json.loads(line) for line in (FIXTURES / "amazon_reviews.json").open()]
+    tokenizer = spacy.load(SPACY_MODEL).tokenizer
+    lengths = [len(tokenizer(r["reviewText"].strip())) for r in reviews if "reviewText" in r]
+    assert dropped["fewer than 32 spaCy tokens"] == sum(n < 32 for n in lengths) == 21
+    assert "not in the random sample of 48,000 texts (STEB: 40,000 + 20 %)" not in dropped
     table = load_table(str(folder), "probing", "test")
     names = probing_features(list(table.rows[0]))
     left_out = {k.split()[1] for k in dropped if k.startswith("feature ")}
     assert sorted(names + sorted(left_out)) == sorted(FEATURES)
-    assert "n_space" in left_out and len(names) >= 2  # 40 texts: few features fill 5 bins
+    assert "n_space" in left_out and len(names) >= 2  # 50 texts: few features fill 5 bins
     for name in names:
         labels = [r[f"label_{name}"] for r in table.rows if r[f"split_{name}"] is not None]
         counts = Counter(labels)
@@ -78,8 +85,11 @@ def test_probing_table_bins_are_quantiles() -> None:
     values = [float(v) for v in range(50)]
     features = [dict.fromkeys(FEATURES, 0.0) | {"t_word": v} for v in values]
     rows = probing_table([str(i) for i in range(50)], ["x"] * 50, features=features)
-    assert [r["label_t_word"] for r in rows] == list(quantile_bins(values))
-    assert [r["label_t_word"] for r in rows] == [i // 10 for i in range(50)]
+    bins = quantile_bins(values)
+    assert [r["label_t_word"] for r in rows] == [bins[int(r["id"])] for r in rows]
+    assert [r["label_t_word"] for r in rows] == [int(r["id"]) // 10 for r in rows]
+    # rows in the authors' shuffled order (DataFrame.sample(frac=1, random_state=42))
+    assert [int(r["id"]) for r in rows] == list(np.random.RandomState(42).permutation(50))
     assert "label_t_char" not in rows[0]  # constant feature: not probed
     assert Counter(r["split_t_word"] for r in rows) == {"train": 40, "validation": 5, "test": 5}
     again = probing_table([str(i) for i in range(50)], ["x"] * 50, features=features)
@@ -145,7 +155,7 @@ def test_build_probing_folder_from_user_corpus(
     table = load_table(str(folder), "probing", "test")
     assert probing_features(list(table.rows[0])) == ["t_word", "t_char"]
     assert dropped["feature t_syll has a single quantile bin (not probed; texts)"] == 60
-    assert len(table.rows) == 60 and table.rows[0]["id"] == "1"
+    assert len(table.rows) == 60 and sorted(int(r["id"]) for r in table.rows) == list(range(1, 61))
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"body": "ok"}\n{"text": "no body"}\n')
     with pytest.raises(DataError, match=r"bad\.jsonl line 2.*'body'"):
