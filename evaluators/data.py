@@ -12,6 +12,7 @@ from typing import Any
 from dataset_scripts.core.errors import DataError, StylebenchError
 from dataset_scripts.core.quiet import quiet_datasets
 from dataset_scripts.core.schemas import SCHEMAS, validate_rows
+from dataset_scripts.core.spec import folder_name
 
 DEFAULT_SPLIT = "test"
 
@@ -333,7 +334,7 @@ def load_table(ref: str, config: str, split: str | None = None) -> Table:
     fingerprint = _content_hash(Path(ref), config) if local else data._fingerprint
     dataset_id, repo = _dataset_id(ref, config, local)
     # result folders and display: the STEB dataset of a release config, else as before
-    name = dataset_id.replace("/", "__") if dataset_id and dataset_id != repo else dataset_name(ref)
+    name = folder_name(dataset_id) if dataset_id and dataset_id != repo else dataset_name(ref)
     table = Table(ref, name, config, chosen, rows, fingerprint, schema, dataset_id, repo)
     validate_rows(schema, rows, table.source)
     return table
