@@ -10,6 +10,8 @@
   matrix score the *expected* accuracy over the tied optimal assignments, and retrieval
   breaks score ties pessimistically. A degenerate encoder then scores chance instead of
   the solver's identity preference; numbers differ from ``steb`` only on tied items.
+  Probing trains scikit-learn's logistic regression at its optimum instead of the
+  authors' early-stopped torch probe (see :mod:`evaluators.tasks.probing`).
 
 Every result records ``details["protocol"] = {"name", "version"}``; both the tie-aware
 and the solver numbers are always reported (``*_tie_aware``, ``*_solver``) with the
@@ -25,7 +27,10 @@ PROTOCOL_VERSION = "1"
 DEFAULT_PROTOCOL = "steb"
 PROTOCOLS: dict[str, str] = {
     "steb": "the STEB authors' code where the paper is silent (solver tie-breaks)",
-    "steb-strict": "as steb, but tied optima score their expected accuracy; pessimistic rank ties",
+    "steb-strict": (
+        "as steb, but tied optima score their expected accuracy; pessimistic rank ties; "
+        "scikit-learn probe"
+    ),
 }
 
 
