@@ -14,7 +14,7 @@ Two coders (``PPMConfig.coder``):
   with the cross-entropy estimated by compression:
   ``H(x | A) ~ 8 * (C(A + x) - C(A)) / len(x)`` bits per byte, ``C`` the compressed length
   and ``A`` the author's concatenated training texts. A real escape-coded PPM, but not
-  what the paper ran (CCAT50: 70.24, and several times slower).
+  what the paper ran (CCAT50 with CRLF line ends kept: 70.24; several times slower).
 
 AV (``PPMAV``), teahan: as Valla's ``PPM_AV.py``, a model built on one text measures the
 other in both directions, and the two cross-entropies, their mean and absolute difference
