@@ -367,7 +367,8 @@ def test_runner_embeds_each_unique_text_once_with_episodes(tmp_path) -> None:
     again = Runner(
         encoder, "counting", out_dir=tmp_path / "out", progress=False, sampling=Sampling(5, 4)
     )
-    assert all(r.extra.get("resumed") for r in again.run(specs, resume=True))
+    resumed = again.run(specs, resume=True)
+    assert len(resumed) == len(specs) and all(r.extra.get("resumed") for r in resumed)
     other = Runner(
         encoder, "counting", out_dir=tmp_path / "out", progress=False, sampling=Sampling(5, 2)
     )

@@ -91,6 +91,7 @@ def test_three_tasks_embed_each_unique_text_once(toy_folder: Path, tmp_path: Pat
     records = runner.run(specs)
     unique = 36  # 12 plain + 12 shout + 12 contracted, shared by the three tasks
     assert len(encoder.encoded) == unique == len(set(encoder.encoded))
+    assert len(records) == len(specs)
     assert all(r.embedding.n_unique == unique and r.embedding.n_encoded == unique for r in records)
     payload = json.loads(records[0].path.read_text())
     for key in (
@@ -154,7 +155,7 @@ def test_resume_reuses_matching_results(toy_folder: Path, tmp_path: Path) -> Non
     again = CountingEncoder()
     resumed = Runner(again, "toy", out_dir=tmp_path / "out", progress=False).run(specs, resume=True)
     assert again.encoded == []  # every task was done: nothing embedded, nothing evaluated
-    assert all(r.extra.get("resumed") for r in resumed)
+    assert len(resumed) == len(first) and all(r.extra.get("resumed") for r in resumed)
     assert [r.result.metrics for r in resumed] == [r.result.metrics for r in first]
     other_seed = CountingEncoder()
     Runner(other_seed, "toy", out_dir=tmp_path / "out", seed=7, progress=False).run(

@@ -3,6 +3,7 @@ result JSONs and the chart."""
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -26,11 +27,20 @@ def demo_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
 
 
 def test_demo_prints_scores_for_tfidf_and_minilm(demo_run: tuple[Path, str]) -> None:
-    _out, output = demo_run
+    out, output = demo_run
     assert "skipped" not in output, output
-    rows = [line.strip("│ ").split()[0] for line in output.splitlines() if line.startswith("│")]
-    for model in ("tfidf-ngrams", "function-words", "stylometric", "minilm"):
-        assert model in rows, output
+    # the table's body rows, "│minilm  │  0.000 │  0.511 │ ...", are summary.csv's scores
+    printed = {}
+    for line in output.splitlines():
+        if line.startswith("│"):
+            model, *cells = (cell.strip() for cell in line.strip("│").split("│"))
+            printed[model] = cells
+    with (out / "summary.csv").open(newline="") as handle:
+        expected: dict[str, list[str]] = {}
+        for row in csv.DictReader(handle):
+            expected.setdefault(row["model"], []).append(f"{float(row['score']):.3f}")
+    assert list(printed) == ["tfidf-ngrams", "function-words", "stylometric", "minilm"], output
+    assert printed == expected, output
     assert "demo_scores.png" in output
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from dataset_scripts.core.errors import UnknownNameError
 from evaluators.valla.evaluate import load_results, model_key, save
 from evaluators.valla.reference import TABLES, cells_for, reference_value
 from evaluators.valla.report import long_rows, render_markdown, write_report
@@ -131,4 +132,5 @@ def test_cli_run_and_report(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert (out / "valla_report.md").exists() and "Table 8" in result.output
     bad = runner.invoke(cli, ["valla", "run", "--method", "ngram", "--dataset", "valla/nope"])
-    assert bad.exit_code != 0
+    assert bad.exit_code != 0 and isinstance(bad.exception, UnknownNameError)
+    assert "unknown Valla dataset 'valla/nope'" in str(bad.exception)
