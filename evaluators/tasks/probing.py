@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.core.schemas import probing_features
 from evaluators.data import Table
 from evaluators.tasks.base import (
@@ -218,7 +219,14 @@ class ProbingEvaluator(TaskEvaluator):
         correct: dict[str, np.ndarray] = {}
         epochs: dict[str, int] = {}
         if self.probe_kind == "torch":
-            import torch
+            try:
+                import torch
+            except ImportError:
+                raise DataError(
+                    "the steb probing probe (the authors' torch linear layer) needs torch: "
+                    "pip install 'stylebench[models]', or run with --protocol steb-strict "
+                    "(scikit-learn probe)"
+                ) from None
 
             threads, deterministic = (
                 torch.get_num_threads(),
