@@ -56,3 +56,34 @@ def stylebench_wheel(repo_root: Path, tmp_path_factory: pytest.TempPathFactory) 
         timeout=300,
     )
     return next(out.glob("stylebench-*.whl"))
+
+
+# Markers (declared in pyproject.toml): ``pytest -m "not slow"`` is the fast loop, a plain
+# ``pytest`` (what CI runs) runs everything. A test that uses one of these fixtures must
+# carry the marker, so that ``-m "not corpora"`` / ``-m "not models"`` really leave it out.
+MARKED_FIXTURES: dict[str, frozenset[str]] = {
+    "corpora": frozenset({"corpora"}),  # reads ../shared/corpora
+    "models": frozenset({"minilm", "minilm_dir", "minilm_local"}),  # a real offline model
+}
+
+
+def missing_markers(items: list[pytest.Item]) -> list[str]:
+    """``"<test id>: uses <fixtures>, not marked <marker>"`` for every item that uses a
+    fixture of :data:`MARKED_FIXTURES` (directly or through another fixture) without
+    carrying its marker."""
+    return [
+        f"{item.nodeid}: uses {', '.join(sorted(used))}, not marked {marker!r}"
+        for item in items
+        for marker, fixtures in MARKED_FIXTURES.items()
+        if (used := fixtures & set(getattr(item, "fixturenames", ())))
+        and item.get_closest_marker(marker) is None
+    ]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    missing = missing_markers(items)
+    if missing:
+        raise pytest.UsageError(
+            "add `pytestmark = pytest.mark.<marker>` or `@pytest.mark.<marker>`:\n  "
+            + "\n  ".join(missing)
+        )

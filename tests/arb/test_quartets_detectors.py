@@ -18,6 +18,8 @@ def quartets(corpora):
     return build_rows(corpora)
 
 
+@pytest.mark.slow
+@pytest.mark.corpora
 def test_real_quartets_golden(quartets) -> None:
     rows, dropped, flags = quartets
     assert len(rows) == 7021 and dropped == {}
@@ -37,6 +39,7 @@ def test_real_quartets_golden(quartets) -> None:
     validate_quartet_rows(rows[:50], "test")
 
 
+@pytest.mark.corpora
 def test_schema_errors_name_row_and_column(quartets) -> None:
     rows = [dict(r) for r in quartets[0][:3]]
     rows[2]["label_id"] = 3 if rows[2]["regime"] != "LLM2L" else 0

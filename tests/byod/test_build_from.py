@@ -318,6 +318,8 @@ def test_run_on_a_raw_path_gives_the_command_that_works(
     )
 
 
+@pytest.mark.slow
+@pytest.mark.corpora
 def test_real_corpus_folder_of_documents_by_author(corpora: Path, tmp_path: Path) -> None:
     """CCAT50's training articles (50 authors x 50 files, label = sub-folder) cut into
     100-word passages: retrieval split by article, evaluated with function words."""

@@ -21,6 +21,8 @@ from evaluators.detect.data import load_detection_set
 from evaluators.detect.run import run_detection
 from tests.byod.conftest import detection_rows
 
+pytestmark = pytest.mark.slow
+
 
 def sklearn_tpr_at_fpr(y: np.ndarray, s: np.ndarray, fpr: float) -> float:
     """The largest TPR of any ROC point whose FPR stays within the budget."""
@@ -157,6 +159,7 @@ def test_bad_detection_sets(tmp_path: Path) -> None:
         main(["detect", "run", "--data", str(path), "--detector", "nope", "--out", str(tmp_path)])
 
 
+@pytest.mark.corpora
 def test_real_detectrl_set(corpora: Path, tmp_path: Path) -> None:
     """DetectRL (NeurIPS 2024 D&B) arXiv test split: 1,000 human and 1,008 LLM abstracts by
     4 LLMs; a seeded 600-row sample, TF-IDF on the held-out half, per LLM."""

@@ -32,6 +32,7 @@ def test_select_filters() -> None:
 
 
 @pytest.mark.corpora
+@pytest.mark.slow
 def test_build_all_and_list(corpora: Path, tmp_path: Path) -> None:
     runner = CliRunner(env={"COLUMNS": "250"})  # wide table: names are not wrapped
     built = tmp_path / "built"

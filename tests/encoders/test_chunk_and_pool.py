@@ -90,6 +90,7 @@ def small_minilm(minilm_dir):
 
 
 @needs_minilm
+@pytest.mark.models
 def test_three_times_max_tokens_is_the_mean_of_its_chunks(small_minilm):
     chunked = ChunkAndPool(small_minilm)
     assert chunked.max_tokens == 16 and chunked.budget == 14
@@ -111,6 +112,7 @@ def test_three_times_max_tokens_is_the_mean_of_its_chunks(small_minilm):
 
 
 @needs_minilm
+@pytest.mark.models
 def test_overlong_sentence_is_split_within_the_limit(small_minilm):
     chunked = ChunkAndPool(small_minilm)
     words = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu " * 4).split()
@@ -126,6 +128,7 @@ def test_overlong_sentence_is_split_within_the_limit(small_minilm):
 
 
 @needs_minilm
+@pytest.mark.models
 def test_short_texts_are_identical_to_plain_encode(small_minilm, minilm):
     texts = ["A short one.", "Another short text, still under the limit."]
     for encoder in (small_minilm, minilm):
@@ -137,6 +140,7 @@ def test_short_texts_are_identical_to_plain_encode(small_minilm, minilm):
 
 
 @needs_minilm
+@pytest.mark.models
 def test_chunked_identity_differs(minilm):
     from evaluators.encoders import identity_key
 

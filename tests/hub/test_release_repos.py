@@ -320,6 +320,7 @@ def test_real_push_uploads_the_planned_files(
 # --------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_bare_metric_names_after_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import evaluate
     from sklearn.metrics import roc_auc_score

@@ -13,6 +13,8 @@ from click.testing import CliRunner
 from evaluators.cli import cli
 from tests.golden import MINILM, SKLEARN, SPACY, assert_golden
 
+pytestmark = [pytest.mark.slow, pytest.mark.models]
+
 DEMO_TASKS = {"clustering", "all_to_all_pairs", "order_alignment", "retrieval"}
 
 

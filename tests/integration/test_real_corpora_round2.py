@@ -24,7 +24,7 @@ from evaluators.encoders import get_encoder
 from evaluators.tasks import EmbeddingLookup, get_evaluator
 from tests.golden import SKLEARN, assert_golden
 
-pytestmark = pytest.mark.corpora
+pytestmark = [pytest.mark.corpora, pytest.mark.slow]
 
 PAN23 = "pan23_multi_author_analysis"
 PAN24 = "pan24_multi_author_analysis"

@@ -10,6 +10,8 @@ import pytest
 
 from tests.metrics.helpers import REPO_ROOT
 
+pytestmark = pytest.mark.slow
+
 gradio = pytest.importorskip("gradio")
 gradio_client = pytest.importorskip("gradio_client")
 

@@ -9,6 +9,7 @@ and as a property over random inputs (every CI function, probing's included).
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -37,6 +38,7 @@ def assert_ci(result: TaskResult) -> None:
     assert 0.0 <= low <= high <= 1.0
 
 
+@pytest.mark.slow
 def test_demo_every_task_ci_contains_its_score() -> None:
     encoder = FunctionWordEncoder()
     tables, _ = build_demo()

@@ -24,7 +24,7 @@ from evaluators.tasks import EmbeddingLookup, get_evaluator
 from tests.parity import steb_reference as ref
 from tests.parity.test_ci_containment import assert_ci
 
-pytestmark = pytest.mark.corpora
+pytestmark = [pytest.mark.corpora, pytest.mark.slow]
 
 TOL = 1e-9
 ENCODER = FunctionWordEncoder()  # STEB's list; deterministic, no model download

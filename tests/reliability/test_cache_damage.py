@@ -54,6 +54,7 @@ def _run(demo: Path, cache_dir: Path) -> tuple[float, int]:
     return record.result.metrics["auc"], record.embedding.n_encoded
 
 
+@pytest.mark.slow
 def test_zeroed_vectors_are_detected_and_reencoded(demo: Path, tmp_path: Path) -> None:
     auc, encoded = _run(demo, tmp_path)
     assert encoded > 400

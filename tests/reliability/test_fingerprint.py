@@ -52,6 +52,7 @@ def test_csv_data_gets_a_content_fingerprint(tmp_path: Path) -> None:
     assert load_table(str(moved), "labelled_texts").fingerprint == second.fingerprint
 
 
+@pytest.mark.slow
 def test_changed_csv_data_is_not_reused_on_resume(tmp_path: Path, capsys) -> None:
     folder = _csv_folder(tmp_path / "ds", 1980)
     out = tmp_path / "results"

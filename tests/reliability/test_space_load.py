@@ -27,7 +27,7 @@ from sklearn.metrics import roc_auc_score
 
 from evaluators.metric_math import order_alignment_accuracy, tpr_at_fpr
 
-pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
+pytestmark = [pytest.mark.filterwarnings("ignore::FutureWarning"), pytest.mark.slow]
 
 DEMO = "stylebench/demo (embedded demo suite)"
 N_REQUESTS = 64  # per burst

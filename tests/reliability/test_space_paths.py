@@ -9,7 +9,7 @@ import pytest
 
 from tests.reliability.conftest import minilm_folder, plant_bait
 
-pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
+pytestmark = [pytest.mark.filterwarnings("ignore::FutureWarning"), pytest.mark.slow]
 
 
 @pytest.fixture

@@ -12,6 +12,8 @@ import pytest
 from dataset_scripts.core.errors import StylebenchError
 from evaluators.encoders.multi_device import MultiDeviceEncoder, parse_devices
 
+pytestmark = [pytest.mark.slow, pytest.mark.models]
+
 
 def test_parse_devices() -> None:
     assert parse_devices("cuda:0, cuda:1") == ["cuda:0", "cuda:1"]

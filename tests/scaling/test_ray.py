@@ -14,6 +14,8 @@ import pytest
 
 from tests.scaling.small_datasets import build_small
 
+pytestmark = pytest.mark.corpora
+
 ray = pytest.importorskip("ray")
 
 MODELS = ("function-words", "random")  # cheap encoders built by the workers from the spec
@@ -142,6 +144,7 @@ def test_ray_progress_and_failure_report(
         )
 
 
+@pytest.mark.slow
 def test_fitted_encoder_is_fitted_once_and_shipped(
     cluster, datasets: list[str], tmp_path: Path
 ) -> None:

@@ -11,6 +11,8 @@ import pytest
 
 from tests.space.conftest import SpaceServer
 
+pytestmark = pytest.mark.slow
+
 DEMO = "stylebench/demo (embedded demo suite)"
 ENDPOINTS = {
     "/run_embedding",
@@ -63,7 +65,6 @@ def test_run_embedding(client) -> None:
 
 
 def test_leaderboard(client) -> None:
-    pytest.importorskip("evaluators.steb_scores.reference")
     from evaluators.steb_scores.reference import view_reference
 
     table, caption = client.predict("operational", api_name="/leaderboard")

@@ -13,6 +13,8 @@ import pytest
 
 from tests.space.conftest import ARTIFACTS, SpaceServer
 
+pytestmark = pytest.mark.slow
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 FLAGS = (

@@ -13,6 +13,8 @@ from click.testing import CliRunner
 
 from tests.hub.pan23_fixture import write_pan23
 
+pytestmark = pytest.mark.slow
+
 REPO = "steb/pan23_style_change"
 
 

@@ -15,6 +15,8 @@ from evaluators.steb_scores.leaderboard import build_leaderboard, export
 from evaluators.steb_scores.results import load_results
 from evaluators.steb_scores.summary import summarize
 
+pytestmark = [pytest.mark.corpora, pytest.mark.slow]
+
 
 def test_stel_function_words_end_to_end(corpora: Path, tmp_path: Path) -> None:
     folders = []

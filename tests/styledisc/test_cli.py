@@ -11,6 +11,8 @@ from click.testing import CliRunner
 from evaluators.cli import cli
 
 
+@pytest.mark.slow
+@pytest.mark.corpora
 def test_build_run_report(corpora: Path, tmp_path: Path) -> None:
     runner = CliRunner()
     result = runner.invoke(
@@ -76,6 +78,7 @@ def test_reference_command() -> None:
     assert "gpt-4.1" in result.output and "0.967" in result.output
 
 
+@pytest.mark.corpora
 def test_core_build_command_and_registry(corpora: Path, tmp_path: Path) -> None:
     from dataset_scripts.registry import all_datasets
 
@@ -104,6 +107,7 @@ class _Fixed:
 
 
 @pytest.mark.slow
+@pytest.mark.corpora
 def test_llm_setting_build_equals_rows_written_in_one_go(
     corpora: Path, tmp_path: Path, monkeypatch
 ) -> None:

@@ -85,6 +85,7 @@ def test_ccat50_enron_m4_fixtures(tmp_path: Path) -> None:
         read_m4(tmp_path, "reddit")
 
 
+@pytest.mark.corpora
 def test_real_reuters_and_ccat50(corpora: Path) -> None:
     docs, dropped = read_reuters21578(corpora / "reuters21578")
     authors = Counter(d.author for d in docs)
@@ -94,6 +95,7 @@ def test_real_reuters_and_ccat50(corpora: Path) -> None:
     assert len(docs) == 5000 and len({d.author for d in docs}) == 50
 
 
+@pytest.mark.corpora
 def test_real_builds_golden_counts(corpora: Path) -> None:
     from dataset_scripts.styledisc.build import build_domain
 

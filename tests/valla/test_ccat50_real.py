@@ -18,6 +18,8 @@ from dataset_scripts.registry import get_dataset
 from evaluators.metric_math import macro_accuracy
 from tests.golden import SKLEARN, assert_golden
 
+pytestmark = [pytest.mark.corpora, pytest.mark.slow]
+
 
 @pytest.fixture(scope="module")
 def ccat50(corpora: Path) -> dict:

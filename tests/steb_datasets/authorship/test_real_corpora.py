@@ -24,7 +24,7 @@ from evaluators.encoders import get_encoder
 from evaluators.tasks import EmbeddingLookup, get_evaluator
 from tests.golden import SKLEARN, assert_golden
 
-pytestmark = pytest.mark.corpora
+pytestmark = [pytest.mark.corpora, pytest.mark.slow]
 
 SMOKE = "pan_code_smoketests"
 PAN26_RATE = "same-author pairs removed by PAN26 down-sampling (global rate)"

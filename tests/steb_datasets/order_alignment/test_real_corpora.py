@@ -19,7 +19,7 @@ from evaluators.encoders import get_encoder
 from evaluators.tasks import EmbeddingLookup, get_evaluator
 from tests.golden import SKLEARN, SPACY, assert_golden
 
-pytestmark = pytest.mark.corpora
+pytestmark = [pytest.mark.corpora, pytest.mark.slow]
 
 # hub id -> (corpora folder, groups, sequences per group, texts per sequence)
 REAL = {

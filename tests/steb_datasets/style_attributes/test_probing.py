@@ -27,6 +27,8 @@ from dataset_scripts.steb.probing import (
 )
 from evaluators.data import load_table
 
+pytestmark = pytest.mark.models
+
 pytest.importorskip("lftk")
 spacy = pytest.importorskip("spacy")
 
@@ -58,6 +60,7 @@ def test_features_match_spacy_counts() -> None:
         assert values["t_punct"] == sum(t.is_punct for t in doc)
 
 
+@pytest.mark.slow
 def test_amazon_probing_build(amazon: tuple[Path, dict[str, int]]) -> None:
     folder, dropped = amazon
     assert dropped["review without reviewText"] == 1

@@ -19,7 +19,7 @@ from evaluators.data import load_table
 from evaluators.encoders import get_encoder
 from evaluators.tasks import EmbeddingLookup, get_evaluator
 
-pytestmark = pytest.mark.corpora
+pytestmark = [pytest.mark.corpora, pytest.mark.slow]
 
 # name -> (raw folder, classes, texts per class, equal to Table 15?)
 DATASETS: dict[str, tuple[str, int, int, bool]] = {
