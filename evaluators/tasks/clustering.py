@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from dataset_scripts.core.schemas import CLUSTERING
 from evaluators.data import Table
 from evaluators.metric_math import v_measure
 from evaluators.tasks.base import (
@@ -110,7 +111,7 @@ def v_measure_ci(
 
 
 class ClusteringEvaluator(TaskEvaluator):
-    task_type = "clustering"
+    task_type = CLUSTERING
     schema = "labelled_texts"
     main_score_name = "v_measure"
     description = "mini-batch k-means (batch 32, k = #labels, seed 42), V-measure"

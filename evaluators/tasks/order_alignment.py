@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from dataset_scripts.core.schemas import ORDER
 from evaluators.data import Table
 from evaluators.metric_math.alignment import (
     solver_item_accuracies,
@@ -87,7 +88,7 @@ def alignment_costs(sequences: np.ndarray) -> dict[str, tuple[np.ndarray, np.nda
 
 
 class OrderAlignmentEvaluator(TaskEvaluator):
-    task_type = "order_alignment"
+    task_type = ORDER
     schema = "style_sequences"
     main_score_name = "distractor_accuracy"
     description = "Hungarian alignment of every same-group pair of sequences; accuracy and distractor accuracy"

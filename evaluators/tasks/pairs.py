@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from dataset_scripts.core.schemas import ALL_TO_ALL, PREDEFINED
 from evaluators.data import Table
 from evaluators.metric_math import roc_auc, roc_summary
 from evaluators.tasks.base import (
@@ -285,7 +286,7 @@ def per_label_pair_metrics(
 
 
 class AllToAllPairsEvaluator(TaskEvaluator):
-    task_type = "all_to_all_pairs"
+    task_type = ALL_TO_ALL
     schema = "labelled_texts"
     main_score_name = "auc"
     description = "cosine of every pair i<j, same label = positive; AUROC, EER, partial AUC"
@@ -312,7 +313,7 @@ class AllToAllPairsEvaluator(TaskEvaluator):
 
 
 class PredefinedPairsEvaluator(TaskEvaluator):
-    task_type = "predefined_pairs"
+    task_type = PREDEFINED
     schema = "text_pairs"
     main_score_name = "auc"
     description = "cosine of each given pair; AUROC, EER, partial AUC"

@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.core.schemas import probing_features
+from dataset_scripts.core.schemas import PROBING, probing_features
 from evaluators.data import Table
 from evaluators.tasks.base import (
     CI_N_BOOT,
@@ -165,7 +165,7 @@ def probing_ci(
 
 
 class ProbingEvaluator(TaskEvaluator):
-    task_type = "probing"
+    task_type = PROBING
     schema = "probing"
     main_score_name = "accuracy"
     description = (

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from dataset_scripts.core.schemas import RETRIEVAL
 from evaluators.data import Table
 from evaluators.metric_math.retrieval import all_match_scores
 from evaluators.tasks.base import (
@@ -34,7 +35,7 @@ STEB_RECALL_KS = (1, 8, 16, 32, 64, 128)
 
 
 class RetrievalEvaluator(TaskEvaluator):
-    task_type = "retrieval"
+    task_type = RETRIEVAL
     schema = "retrieval"
     main_score_name = "mrr"
     description = "mean-pooled author documents, cosine ranking; MRR, recall@k, mean rank"

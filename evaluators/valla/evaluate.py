@@ -19,6 +19,7 @@ from typing import Any
 
 from dataset_scripts.core.errors import StylebenchError, UnknownNameError
 from dataset_scripts.core.hub_folder import BUILD_INFO, read_build_info
+from dataset_scripts.core.spec import folder_name
 
 METHODS = ("ngram", "ppm", "bert", "siamese")
 FORMULATIONS = ("aa", "av")
@@ -270,7 +271,7 @@ def _cpu_seconds() -> float:
 
 def result_name(record: Mapping[str, Any]) -> str:
     safe = record["model"].replace(" ", "_").replace("/", "-")
-    return f"{record['dataset'].replace('/', '__')}__{safe}__{record['split']}.json"
+    return f"{folder_name(record['dataset'])}__{safe}__{record['split']}.json"
 
 
 def save(record: Mapping[str, Any], out_dir: Path) -> Path:

@@ -160,3 +160,18 @@ def test_a_builder_returning_a_bare_tuple_is_refused(tmp_path: Path) -> None:
     )
     with pytest.raises(TypeError, match="not a BuildResult"):
         build_dataset(spec, None, tmp_path / "out")
+
+
+def test_task_type_names_have_one_home() -> None:
+    from dataset_scripts.core import schemas
+    from dataset_scripts.steb import catalog
+    from evaluators.steb_scores.reference import OPERATIONAL_TASKS
+    from evaluators.steb_scores.scores import TASK_METRIC
+    from evaluators.tasks import EVALUATORS
+
+    assert list(EVALUATORS) == list(schemas.TASK_TYPES) == list(OPERATIONAL_TASKS)
+    assert set(TASK_METRIC) == set(schemas.TASK_TYPES)
+    for name in ("CLUSTERING", "ALL_TO_ALL", "PREDEFINED", "ORDER", "RETRIEVAL", "PROBING"):
+        assert getattr(catalog, name) is getattr(schemas, name)
+    declared = {t for spec in all_datasets().values() for t in spec.task_types}
+    assert declared <= set(schemas.TASK_TYPES)
