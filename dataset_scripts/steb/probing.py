@@ -33,8 +33,8 @@ Raw formats of the four published sources:
   the corpus' own ``blogs/`` folder of XML files (every post line, read as for
   ``steb/blog_gender``);
 * ``probing_reddit``: a CSV/TSV of AnnaWegmann/StyleEmbeddingData (each distinct text of the
-  ``Anchor (A)``, ``Utterance 1 (U1)``, ``Utterance 2 (U2)`` columns), or any table with a
-  ``text`` column;
+  ``Anchor (A)``, ``Utterance 1 (U1)``, ``Utterance 2 (U2)`` columns; the authors' README
+  example reads the ``Anchor (A)`` column only), or any table with a ``text`` column;
 * ``probing_stackexchange``: a Stack Exchange data dump ``Posts.xml`` (``<row ...
   Body="..."/>``; HTML is stripped).
 
