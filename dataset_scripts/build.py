@@ -26,7 +26,8 @@ def check_buildable(spec: DatasetSpec, raw: Path | None) -> None:
     raw path given."""
     if spec.builder is None:
         raise FileNotFoundError(
-            f"{spec.hub_id} has no build script yet; its source is {spec.source_url}"
+            f"{spec.hub_id} has no build script (not a declared dataset); its source is "
+            f"{spec.source_url}"
         )
     if spec.needs_raw and raw is None:
         raise FileNotFoundError(

@@ -26,7 +26,7 @@ BUILT, BUILDABLE, NEEDS_DOWNLOAD, NO_BUILDER = (
     "built",
     "buildable",
     "needs download",
-    "no builder yet",
+    "no builder",
 )
 
 # How deep below a candidate folder discovery looks, and how many paths it lists at most
