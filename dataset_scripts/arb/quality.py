@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 SHORT_WORDS = 50
@@ -209,8 +209,3 @@ def flag_summary(counts: Mapping[str, int]) -> str:
     return "\n".join(
         f"- {names[k]}: {counts.get(k, 0):,} ({100 * counts.get(k, 0) / total:.2f}%)" for k in names
     )
-
-
-def iter_texts(rows: Iterable[Mapping[str, Any]]) -> Iterable[str]:
-    for row in rows:
-        yield row["text"]

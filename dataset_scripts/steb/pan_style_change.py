@@ -240,23 +240,6 @@ def consecutive_pairs(problem: Problem) -> list[dict[str, Any]]:
     ]
 
 
-def downsample_same_author(
-    rows: list[dict[str, Any]], document: str, seed: int, dropped: Counter[str]
-) -> list[dict[str, Any]]:
-    """PAN26 rule: keep every different-author pair of a document and as many of its
-    same-author pairs, drawn without replacement by ``random.Random(f"{seed}:{document}")``
-    (string seeds are hashed with SHA-512, so the draw is the same on every machine and
-    Python run); the kept pairs stay in document order."""
-    different = [r for r in rows if r["label"] == 0]
-    same = [i for i, r in enumerate(rows) if r["label"] == 1]
-    keep_n = min(len(same), len(different))
-    chosen = set(random.Random(f"{seed}:{document}").sample(same, keep_n))
-    removed = len(same) - keep_n
-    if removed:
-        dropped["same-author pairs removed by PAN26 per-document down-sampling"] += removed
-    return [r for i, r in enumerate(rows) if r["label"] == 0 or i in chosen]
-
-
 def downsample_same_author_global(
     documents: list[tuple[str, list[dict[str, Any]]]], seed: int, dropped: Counter[str]
 ) -> list[tuple[str, list[dict[str, Any]]]]:

@@ -104,9 +104,3 @@ TABLE10: dict[str, tuple[Value, Value, str]] = {
         "LLM2L is more conservative",
     ),
 }
-
-# Which paper detector a stylebench detector corresponds to (for side-by-side rows).
-PAPER_COUNTERPART = {
-    "fastdetectgpt": "FastDetectGPT",
-    "binoculars": "Binoculars-falcon-7b",
-}

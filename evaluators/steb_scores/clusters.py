@@ -18,7 +18,7 @@ cluster and the result says so.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -170,7 +170,3 @@ def load_clusters(path: Path) -> dict[str, list[list[str]]]:
             raise DataError(f"{path}: task {task!r}: clusters must be lists of dataset ids")
         out[task] = [list(g) for g in groups]
     return out
-
-
-def flatten(assignment: Mapping[str, Sequence[Sequence[str]]]) -> dict[str, list[str]]:
-    return {task: [d for g in groups for d in g] for task, groups in assignment.items()}

@@ -35,7 +35,6 @@ MAX_ID_CHARS = 200
 
 # what the encoder dropdown offers besides the built-ins (typed values are validated)
 HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,95}/[A-Za-z0-9][A-Za-z0-9_.-]{0,95}$")
-DATASET_HUB_ID = HUB_ID
 _PREFIXES = ("st:", "hf:")
 _REFUSED_PREFIXES = ("causal:",)  # multi-GB causal LMs are not for a shared Space
 _REMOTE_CODE_MARKERS = ("trust_remote_code", "remote_code", "auto_map")
