@@ -90,6 +90,7 @@ def _heavy_after_code(code: str) -> list[str]:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_metric_helpers_do_not_import_evaluate_until_a_module_is_loaded() -> None:
     """The metric glue (listing, the direct-compute mixin, the cache installer) is
     importable without ``evaluate``; loading a bundled module imports it (so the probe

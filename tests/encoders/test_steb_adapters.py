@@ -254,6 +254,7 @@ def test_default_episode_pooling_is_the_mean_of_text_vectors():
         embed_episodes(encoder, [[]])
 
 
+@pytest.mark.slow
 def test_episode_rule_survives_several_devices():
     """With --devices, an episode-reading encoder still reads episodes (in its workers)."""
     single = get_encoder("random")

@@ -30,7 +30,7 @@ from evaluators.tasks import EmbeddingLookup, Sampling, get_evaluator
 from tests.parity import steb_reference as ref
 from tests.parity.test_ci_containment import assert_ci
 
-pytestmark = pytest.mark.corpora
+pytestmark = [pytest.mark.corpora, pytest.mark.slow]
 
 TOL = 1e-9
 ENCODER = FunctionWordEncoder()

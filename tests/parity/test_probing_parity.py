@@ -25,7 +25,7 @@ from evaluators.encoders.function_words import FunctionWordEncoder
 from evaluators.tasks import EmbeddingLookup, get_evaluator
 from tests.parity import probing_reference as ref
 
-pytestmark = pytest.mark.corpora
+pytestmark = [pytest.mark.corpora, pytest.mark.slow]
 spacy = pytest.importorskip("spacy")
 pytest.importorskip("torch")
 

@@ -14,7 +14,7 @@ import pytest
 
 from tests.scaling.small_datasets import build_small
 
-pytestmark = pytest.mark.corpora
+pytestmark = [pytest.mark.corpora, pytest.mark.slow]
 
 ray = pytest.importorskip("ray")
 

@@ -79,6 +79,7 @@ def test_reference_command() -> None:
 
 
 @pytest.mark.corpora
+@pytest.mark.slow
 def test_core_build_command_and_registry(corpora: Path, tmp_path: Path) -> None:
     from dataset_scripts.registry import all_datasets
 

