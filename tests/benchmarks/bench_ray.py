@@ -11,9 +11,12 @@ with warm ones. Everything runs in this process after one untimed warm-up run ha
 imported stylebench's own modules, so both timed paths start from the same driver
 (the serial run still imports the encoder's libraries and loads the model itself the
 first time; each cold Ray worker does the same). No embedding cache, so every run
-encodes everything. Target: Ray cold and warm / serial <= 1.2 on 2 cores (median over
-the repeats). The load average before and after is printed: other jobs on the cores
-make every figure noisy.
+encodes everything. Target: Ray cold and warm / serial <= 1.2 on 2 cores (the median
+ratio and best / best over the repeats). A last line per model compares the commands as
+a user runs them: ``stylebench run`` in a fresh interpreter (its imports and model load
+included) vs the cold Ray run plus its driver's imports (stylebench, ray; joining a
+running cluster is not included). The load average before and after is printed: other
+jobs on the cores make every figure noisy.
 """
 
 from __future__ import annotations
@@ -40,6 +43,15 @@ def timed_run(argv: list[str]) -> float:
     start = time.perf_counter()
     with contextlib.redirect_stdout(io.StringIO()):
         main(["run", "--no-progress", "--no-cache", "--no-resume", *argv])
+    return time.perf_counter() - start
+
+
+def fresh(argv: list[str]) -> float:
+    """Seconds of a command in a fresh interpreter (pays all of its imports)."""
+    import subprocess
+
+    start = time.perf_counter()
+    subprocess.run([sys.executable, *argv], check=True, capture_output=True, cwd=REPO)
     return time.perf_counter() - start
 
 
@@ -70,8 +82,17 @@ def main() -> int:
     ok = True
     try:
         for model in models:
-            rows: dict[str, list[float]] = {"serial": [], "cold": [], "warm": [], "cluster": []}
+            rows: dict[str, list[float]] = {
+                k: [] for k in ("serial", "cold", "warm", "cluster", "fresh", "driver")
+            }
             for i in range(args.repeat):
+                run = ["-m", "evaluators.cli", "run", "--no-progress", "--no-cache", "--no-resume"]
+                rows["fresh"].append(
+                    fresh([*run, "--model", model, *data, "--out", str(work / f"fresh{i}")])
+                )
+                rows["driver"].append(
+                    fresh(["-c", "import evaluators.cli, evaluators.runner, ray"])
+                )
                 rows["serial"].append(
                     timed_run(["--model", model, *data, "--out", str(work / f"serial{i}")])
                 )
@@ -95,10 +116,20 @@ def main() -> int:
             line = [f"{model:15s} serial {_spread(rows['serial'])}"]
             for kind in ("cold", "warm"):
                 ratio = statistics.median(rows[kind]) / serial
-                ok &= ratio <= TARGET
-                line.append(f"ray {kind} {_spread(rows[kind])} -> {ratio:.2f}x")
-            print(" | ".join(line) + f" (median ratio, target <= {TARGET}x)")
+                best = min(rows[kind]) / min(rows["serial"])  # the quiet-machine estimate
+                ok &= max(ratio, best) <= TARGET
+                line.append(f"ray {kind} {_spread(rows[kind])} -> {ratio:.2f}x (best {best:.2f}x)")
+            print(" | ".join(line) + f" (median ratio, best/best; target <= {TARGET}x)")
             print(f"{'':15s} cluster start (not counted) {_spread(rows['cluster'])}")
+            # as a user runs them: `stylebench run` in a fresh interpreter (its imports and
+            # model load included) vs the cold Ray run plus what its driver imports first
+            # (stylebench, ray); joining a running cluster is not included
+            fresh_s = statistics.median(rows["fresh"])
+            user = [c + d for c, d in zip(rows["cold"], rows["driver"], strict=True)]
+            print(
+                f"{'':15s} fresh processes: serial {_spread(rows['fresh'])} | ray cold + "
+                f"driver imports {_spread(user)} -> {statistics.median(user) / fresh_s:.2f}x"
+            )
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"load average after: {load()}")
