@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -124,3 +124,11 @@ def as_embedding_matrix(vectors: Any, n_texts: int, who: str) -> np.ndarray:
         bad = int(np.flatnonzero(~np.isfinite(array).all(axis=1))[0])
         raise ValueError(f"{who} returned a non-finite vector for text #{bad}")
     return array
+
+
+def length_sorted_batches(texts: Sequence[str], batch_size: int) -> Iterator[list[int]]:
+    """Indices of ``texts`` in batches of ``batch_size``, longest texts first (little
+    padding per batch; the caller writes each row back to its own index)."""
+    order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+    for start in range(0, len(order), batch_size):
+        yield order[start : start + batch_size]

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from dataset_scripts.core.errors import StylebenchError
-from evaluators.encoders.base import BaseEncoder
+from evaluators.encoders.base import BaseEncoder, length_sorted_batches
 
 DEFAULT_MAX_LENGTH = 512
 """Default cap on ``max_tokens`` (STEB chunks at 512 tokens)."""
@@ -354,10 +354,8 @@ class _TransformersEncoder(TokenizerMixin, BaseEncoder):
 
         texts = list(texts)
         output = np.zeros((len(texts), self.dim), dtype=np.float32)
-        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         with torch.inference_mode():
-            for start in range(0, len(order), self.batch_size):
-                batch = order[start : start + self.batch_size]
+            for batch in length_sorted_batches(texts, self.batch_size):
                 encoded = self.tokenizer(
                     [texts[i] for i in batch],
                     padding=True,

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from dataset_scripts.core.errors import StylebenchError
-from evaluators.encoders.base import BaseEncoder
+from evaluators.encoders.base import BaseEncoder, length_sorted_batches
 from evaluators.encoders.hf_pooling import (
     TokenizerMixin,
     _one_line,
@@ -197,10 +197,8 @@ class LISAEncoder(TokenizerMixin, BaseEncoder):
         texts = list(texts)
         width = self.dim if project else int(self.head.out_features)
         output = np.zeros((len(texts), width), dtype=np.float32)
-        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         with torch.inference_mode():
-            for start in range(0, len(order), self.batch_size):
-                batch = order[start : start + self.batch_size]
+            for batch in length_sorted_batches(texts, self.batch_size):
                 encoded = self.tokenizer(
                     [texts[i] for i in batch],
                     truncation=True,

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from dataset_scripts.core.errors import StylebenchError
-from evaluators.encoders.base import BaseEncoder
+from evaluators.encoders.base import BaseEncoder, length_sorted_batches
 from evaluators.encoders.hf_pooling import (
     _one_line,
     choose_device,
@@ -120,10 +120,8 @@ class NeurobiberEncoder(BaseEncoder):
         if not chunks:
             return output
         probabilities = np.zeros((len(chunks), self.dim), dtype=np.float32)
-        order = sorted(range(len(chunks)), key=lambda i: -len(chunks[i]))
         with torch.inference_mode():
-            for start in range(0, len(order), self.batch_size):
-                batch = order[start : start + self.batch_size]
+            for batch in length_sorted_batches(chunks, self.batch_size):
                 encoded = self.tokenizer(
                     [chunks[i] for i in batch],
                     padding=True,
