@@ -163,9 +163,7 @@ def build(raw: Path | None) -> BuildResult:
         raise DataError("steb/bible_versions needs --raw <StyleTransferBibleData checkout>")
     base = _bibles_dir(Path(raw))
     bracketed: set[VerseKey] = set()
-    bibles = {
-        v: read_version(require(base / v, URL, f"{v} folder"), bracketed) for v in VERSIONS
-    }
+    bibles = {v: read_version(require(base / v, URL, f"{v} folder"), bracketed) for v in VERSIONS}
     dropped: Counter[str] = Counter()
     common = set.intersection(*(set(b) for b in bibles.values()))
     for version, verses in bibles.items():

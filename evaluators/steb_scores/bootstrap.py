@@ -135,10 +135,7 @@ def view_ci(
     """Percentile CI of every column and derived column that has a value."""
     replicates = view_replicates(spec, values, unit_scores, n_boot, seed)
     names = dict.fromkeys(k for r in replicates for k in r)
-    return {
-        name: _interval([r[name] for r in replicates if name in r], alpha)
-        for name in names
-    }
+    return {name: _interval([r[name] for r in replicates if name in r], alpha) for name in names}
 
 
 def attach_ci(
