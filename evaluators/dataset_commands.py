@@ -105,6 +105,11 @@ def build_datasets(
             _build_one(out_console, hub_id, family, raw, out, raw_root, built_root, register, after)
             for hub_id in hub_ids
         ]
+    if out is not None:
+        raise StylebenchError(
+            f"--out {out} names one dataset's folder; --all writes one folder per dataset "
+            "under --built-root (give --built-root instead)"
+        )
     if register:
         raise StylebenchError(
             "--register applies to one dataset id; register --all builds with "

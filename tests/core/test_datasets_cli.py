@@ -72,6 +72,7 @@ def test_build_all_and_list(corpora: Path, tmp_path: Path) -> None:
         (["build", "--all", "--register"], "--register applies to one dataset id"),
         (["build", "steb/STEL", "--from", "x.csv"], "give a dataset id, --all or --from"),
         (["build", "steb/STEL", "steb/bible_versions", "--out", "x"], "--out names one folder"),
+        (["build", "--all", "--out", "x"], "--out x names one dataset's folder"),
     ],
 )
 def test_build_refuses_ambiguous_requests(
