@@ -11,22 +11,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from dataset_scripts.core.hub_folder import write_hub_folder
-from dataset_scripts.registry import DatasetSpec
 from evaluators.dataset_check import format_preview, preview, validate
 from evaluators.tasks import Sampling
-
-SPEC = DatasetSpec(
-    hub_id="local/check",
-    pretty_name="check",
-    summary="rows for dataset_check tests",
-    builder=None,
-    license="cc0-1.0",
-    source_url="(test)",
-    citation="(test)",
-    raw_format="records",
-    protocol="test rows",
-)
+from tests.core.helpers import write_folder
 
 
 def _labelled_rows(sizes: dict[str, int]) -> list[dict[str, str]]:
@@ -47,7 +34,7 @@ def _retrieval_rows() -> list[dict[str, object]]:
 
 
 def _build(tmp_path: Path, tables: dict) -> Path:
-    return Path(write_hub_folder(SPEC, tables, tmp_path / "ds", {}))
+    return write_folder(tables, tmp_path / "ds", "local/check")
 
 
 def _parquet(folder: Path, config: str) -> Path:

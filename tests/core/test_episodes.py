@@ -17,6 +17,7 @@ from dataset_scripts.core.errors import DataError
 from evaluators.runner import Runner, TaskSpec
 from evaluators.tasks import Sampling, get_evaluator
 from evaluators.tasks.episodes import form_episodes, parse_per_class, pool_mean
+from tests.core.helpers import write_folder
 
 from .helpers import lookup, random_lookup, table
 
@@ -338,22 +339,11 @@ class _Counting:
 
 
 def test_runner_embeds_each_unique_text_once_with_episodes(tmp_path) -> None:
-    from dataset_scripts.core.hub_folder import write_hub_folder
-    from dataset_scripts.core.spec import DatasetSpec
 
     data, _ = _labelled({"a": 30, "b": 30}, interleave=False)
-    spec = DatasetSpec(
-        hub_id="local/episodes",
-        pretty_name="episodes",
-        summary="test",
-        builder=None,
-        license="cc0-1.0",
-        source_url="(test)",
-        citation="(test)",
-        raw_format="records",
-        protocol="test rows",
+    folder = write_folder(
+        {"labelled_texts": {"test": data.rows}}, tmp_path / "ds", "local/episodes"
     )
-    folder = write_hub_folder(spec, {"labelled_texts": {"test": data.rows}}, tmp_path / "ds", {})
     encoder = _Counting()
     runner = Runner(
         encoder, "counting", out_dir=tmp_path / "out", progress=False, sampling=Sampling(5, 4)
@@ -417,23 +407,12 @@ class _EpisodeReader:
 
 
 def test_an_encoder_that_reads_episodes_gets_each_episode_once(tmp_path) -> None:
-    from dataset_scripts.core.hub_folder import write_hub_folder
-    from dataset_scripts.registry import DatasetSpec
     from evaluators.tasks import EmbeddingLookup
 
     data, _ = _labelled({"a": 12, "b": 12, "c": 9})
-    spec = DatasetSpec(
-        hub_id="local/episodes2",
-        pretty_name="e",
-        summary="t",
-        builder=None,
-        license="cc0-1.0",
-        source_url="(t)",
-        citation="(t)",
-        raw_format="r",
-        protocol="t",
+    folder = write_folder(
+        {"labelled_texts": {"test": data.rows}}, tmp_path / "d", "local/episodes2"
     )
-    folder = write_hub_folder(spec, {"labelled_texts": {"test": data.rows}}, tmp_path / "d", {})
     encoder = _EpisodeReader()
     runner = Runner(
         encoder, "reader", cache_dir=tmp_path / "cache", progress=False, sampling=Sampling(3, 3)
@@ -462,23 +441,12 @@ def test_stylebench_run_takes_episodes_and_submetrics(tmp_path) -> None:
 
     from click.testing import CliRunner
 
-    from dataset_scripts.core.hub_folder import write_hub_folder
-    from dataset_scripts.registry import DatasetSpec
     from evaluators.cli import cli
 
     data, _ = _labelled({"a": 12, "b": 12, "c": 7})
-    spec = DatasetSpec(
-        hub_id="local/episodes3",
-        pretty_name="e",
-        summary="t",
-        builder=None,
-        license="cc0-1.0",
-        source_url="(t)",
-        citation="(t)",
-        raw_format="r",
-        protocol="t",
+    folder = write_folder(
+        {"labelled_texts": {"test": data.rows}}, tmp_path / "d", "local/episodes3"
     )
-    folder = write_hub_folder(spec, {"labelled_texts": {"test": data.rows}}, tmp_path / "d", {})
     args = ["run", "--model", "function-words", "--dataset", str(folder), "--no-cache"]
     args += ["--out", str(tmp_path / "out"), "--no-progress", "--tasks", "all_to_all_pairs"]
     result = CliRunner().invoke(
