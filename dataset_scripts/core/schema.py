@@ -5,15 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from datasets import Features
-
-# ``datasets`` is imported only when a schema's :class:`~datasets.Features` are needed
-# (writing or type-checking a table), so that listing and start-up stay light.
-_FEATURES: dict[int, Features] = {}
-
 
 def to_features(columns: Mapping[str, str]) -> Features:
     """``datasets.Features`` of ``{column: type}``; a type is a ``datasets.Value`` dtype
@@ -39,10 +35,8 @@ class Schema:
     # family-specific table checks run after the generic ones: (rows, source) -> None
     validator: Callable[[Sequence[Mapping[str, Any]], str], None] | None = None
 
-    @property
+    @cached_property
     def features(self) -> Features:
-        """The Hugging Face features of this schema's columns (built once)."""
-        key = id(self)
-        if key not in _FEATURES:
-            _FEATURES[key] = to_features(self.columns)
-        return _FEATURES[key]
+        """The Hugging Face features of this schema's columns, built on first use (only
+        then is ``datasets`` imported, so that listing and start-up stay light)."""
+        return to_features(self.columns)
