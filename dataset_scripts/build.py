@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -11,9 +10,9 @@ from typing import Any
 from dataset_scripts.core.cards import ALL_CONFIG
 from dataset_scripts.core.errors import StylebenchError
 from dataset_scripts.core.hub_folder import (
-    BUILD_INFO,
     built_configs,
     check_out_dir,
+    read_build_info,
     write_hub_folder,
 )
 from dataset_scripts.core.quiet import quiet_datasets
@@ -152,10 +151,7 @@ def build_release(
         old_tables, old_schemas = _previous_tables(out_dir, previous)
         tables.update(old_tables)
         schemas.update(old_schemas)
-        try:
-            old_info = json.loads((out_dir / BUILD_INFO).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            old_info = {}
+        old_info = read_build_info(out_dir)
         for config in old_tables:  # their drop counts travel with them
             dropped[config] = dict(old_info.get("dropped_by_config", {}).get(config, {}))
         all_specs.update({c: find_config(repo, c) for c in old_tables})  # type: ignore[misc]

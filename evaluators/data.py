@@ -257,13 +257,10 @@ def _dataset_id(ref: str, config: str, local: bool) -> tuple[str, str]:
     """(dataset id, repo) of a loaded config: for a config of a release repo the STEB
     dataset it is (``steb/pan23_style_change_hard``), else the repo itself."""
     if local:
-        from dataset_scripts.core.hub_folder import BUILD_INFO, built_configs
+        from dataset_scripts.core.hub_folder import built_configs, read_build_info
 
-        try:
-            import json
-
-            repo = json.loads((Path(ref) / BUILD_INFO).read_text(encoding="utf-8"))["hub_id"]
-        except (OSError, ValueError, KeyError):
+        repo = read_build_info(Path(ref)).get("hub_id")
+        if not repo:
             from dataset_scripts.core.cards import stylebench_metadata
 
             try:  # a downloaded repo (e.g. a Hub snapshot): its card says what it is

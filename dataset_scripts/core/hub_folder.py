@@ -211,9 +211,8 @@ def _write_staging(
 def built_configs(folder: Path) -> dict[str, dict[str, str]]:
     """``{config: {"schema", "dataset"}}`` of a built folder (its :data:`BUILD_INFO`); a
     folder built before configs were recorded maps each schema-named config to itself."""
-    try:
-        info = json.loads((Path(folder) / BUILD_INFO).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    info = read_build_info(folder)
+    if not info:
         return _card_configs(Path(folder))
     if isinstance(info.get("configs"), dict):
         return info["configs"]

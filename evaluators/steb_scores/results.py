@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from dataset_scripts.core.errors import DataError, StylebenchError
-from dataset_scripts.core.hub_folder import BUILD_INFO
+from dataset_scripts.core.hub_folder import read_build_info
 from dataset_scripts.core.spec import DatasetSpec, hub_id_of_folder
 
 UnitScores = tuple[list[float], list[int]]
@@ -63,14 +63,9 @@ def hub_id_for(name: str, ref: str | None = None) -> str:
     """The hub id of a result's dataset (see the module docstring)."""
     if ref:
         folder = Path(ref)
-        build = folder / BUILD_INFO
-        if build.is_file():
-            try:
-                hub_id = json.loads(build.read_text(encoding="utf-8")).get("hub_id")
-            except (OSError, json.JSONDecodeError):
-                hub_id = None
-            if hub_id:
-                return str(hub_id)
+        hub_id = read_build_info(folder).get("hub_id")
+        if hub_id:
+            return str(hub_id)
         is_hub_id = ref.count("/") == 1 and "__" not in ref and not ref.startswith((".", "/"))
         if is_hub_id and not folder.exists():
             return ref
