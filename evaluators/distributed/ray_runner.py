@@ -43,6 +43,7 @@ from dataset_scripts.core.errors import StylebenchError
 
 if TYPE_CHECKING:  # workers import the heavy modules only after setting the environment
     from evaluators.runner import RunRecord, TaskSpec
+    from evaluators.tasks.episodes import Sampling
 
 DEFAULT_PROTOCOL = "steb"  # evaluators.tasks.protocol.DEFAULT_PROTOCOL, checked by the Runner
 
@@ -127,11 +128,41 @@ def connect(address: str) -> Any:
         else:
             ray.init(address=address, **kwargs)
     except (ConnectionError, RuntimeError, ValueError) as error:
-        raise StylebenchError(
-            f"cannot join the Ray cluster at {address!r}: {str(error).splitlines()[0]} "
-            "(start one with `ray start --head`, or use --ray local)"
-        ) from None
+        raise StylebenchError(join_failure_message(address, error)) from None
     return ray
+
+
+def join_failure_message(address: str, error: BaseException) -> str:
+    """Why ``ray.init`` could not join ``address``, and what to do. ``ray start``
+    enables token authentication by default (Ray 2.59+ on one machine, 2.61+ on all
+    clusters; 2.60 is locked here), and Ray sends the token only when told to:
+    ``--ray auto`` on a cluster node finds it, an explicit address needs
+    ``RAY_AUTH_MODE=token`` and the token, and Ray itself only says that it failed to
+    connect (after about 20 s)."""
+    causes = []
+    cause: BaseException | None = error
+    while cause is not None and len(causes) < 8:
+        causes.append(str(cause))
+        cause = cause.__cause__ or cause.__context__
+    text = " ".join(causes)
+    first = str(error).splitlines()[0] if str(error) else type(error).__name__
+    token = (
+        "RAY_AUTH_MODE=token and the cluster's token in RAY_AUTH_TOKEN (or in the "
+        "file ~/.ray/auth_token, or named by RAY_AUTH_TOKEN_PATH)"
+    )
+    if "uthenticat" in text or "InvalidAuthToken" in text:
+        return (
+            f"cannot join the Ray cluster at {address!r}: it refused this driver's "
+            f"authentication token ({first}); set {token}"
+        )
+    hint = "start one with `ray start --head`, or use --ray local"
+    if address not in ("auto", "local") and os.environ.get("RAY_AUTH_MODE") != "token":
+        hint = (
+            f"is it running? {hint}; a cluster started by `ray start` uses token "
+            f"authentication, which a driver joining by address needs: set {token}, or "
+            "run with --ray auto on a node of the cluster"
+        )
+    return f"cannot join the Ray cluster at {address!r}: {first} ({hint})"
 
 
 def _driver_encoder(
@@ -174,13 +205,17 @@ def run_job(
     cwd: str,
     protocol: str = DEFAULT_PROTOCOL,
     env: Mapping[str, str] | None = None,
+    sampling: Mapping[str, Any] | None = None,
+    submetrics: Mapping[str, list[str]] | None = None,
 ) -> list[RunRecord]:
     """Body of one Ray task (also callable in-process). ``env`` (the driver's offline
     and cache settings) is applied before the first stylebench import of the worker:
-    Ray sends ``job`` as plain data (:func:`_job_fields`) and a shipped encoder as
-    ``[ObjectRef]``, which is fetched only here."""
+    Ray sends ``job`` as plain data (:func:`_job_fields`), episodes as
+    ``Sampling.requested()`` and a shipped encoder as ``[ObjectRef]``, which is
+    fetched only here. The driver has checked episodes against the whole run."""
     os.environ.update(env or {})
     from evaluators.runner import Runner, TaskSpec
+    from evaluators.tasks.episodes import Sampling
 
     if not isinstance(job, Job):
         model, dataset, tasks = job
@@ -200,9 +235,11 @@ def run_job(
         seed=seed,
         progress=False,
         protocol=protocol,
+        sampling=Sampling(**sampling) if sampling else None,
+        submetrics=dict(submetrics or {}),
     )
     try:
-        return runner.run(list(job.specs), resume=resume)
+        return runner.run(list(job.specs), resume=resume, whole_run=False)
     finally:
         if runner.cache is not None:
             runner.cache.close()
@@ -226,18 +263,26 @@ def run_on_ray(
     num_gpus: float = 0.0,
     progress: bool = True,
     encoders: Mapping[str, Any] | None = None,
+    sampling: Sampling | None = None,
+    submetrics: Mapping[str, list[str]] | None = None,
 ) -> dict[str, list[RunRecord]]:
     """Run every (model, dataset) job as a Ray task; records per model, in plan order.
 
     ``encoders`` maps model names to ready encoder objects to ship to the tasks as they
     are (e.g. a fitted TF-IDF with your settings); other models are built by the workers
     from their spec, except built-ins that need fitting, which the driver fits first.
+    ``sampling`` (episodes, per-class count) and ``submetrics`` reach every task as in
+    a local run (:class:`~evaluators.runner.Runner`).
 
     Raises :class:`StylebenchError` listing the failed jobs (after all others finished
     and wrote their results, so a rerun resumes).
     """
     from tqdm.auto import tqdm
 
+    from evaluators.runner import check_sampling
+
+    if sampling is not None:
+        check_sampling(sampling, specs)  # against the whole run, as a local run does
     ray = connect(address)
     jobs = plan_jobs(models, specs)
     settings = {"chunk": chunk, "batch_size": batch_size, "device": device}
@@ -270,6 +315,8 @@ def run_on_ray(
             cwd,
             protocol,
             env,
+            sampling.requested() if sampling is not None else None,
+            dict(submetrics or {}),
         ): job
         for job in order
     }

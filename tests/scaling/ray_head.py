@@ -1,0 +1,115 @@
+"""A running Ray cluster for drivers in other processes, as after ``ray start --head``.
+
+``stylebench run --ray <address>`` is a separate driver that joins a cluster somebody
+started. :class:`RayHead` starts a one-node cluster in a child process (``python
+tests/scaling/ray_head.py <cpus> <temp dir>``, which calls ``ray.init`` and prints the
+cluster's address), so that a driver started with :attr:`RayHead.env` can join it:
+
+* loopback only: ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` makes Ray bind and announce
+  127.0.0.1 (Ray's switch for one-machine clusters; nothing else listens);
+* token authentication, as ``ray start`` enables by default (Ray 2.59+), with a
+  throw-away token passed in the environment (nothing is written to ``~/.ray``);
+* its own temporary directory, removed at the end;
+* stopped by closing its stdin: the child calls ``ray.shutdown()``, which stops every
+  process of the cluster (``ray start --block`` stopped by a signal leaves its agents
+  behind, and ``ray stop`` would stop every cluster of the machine).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from types import TracebackType
+
+ADDRESS_LINE = "RAY_HEAD_ADDRESS "
+
+
+def driver_env(token: str) -> dict[str, str]:
+    """What a process needs in its environment to start or join the cluster."""
+    return {
+        "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",  # loopback (read when ray is imported)
+        "RAY_AUTH_MODE": "token",
+        "RAY_AUTH_TOKEN": token,
+        "RAY_USAGE_STATS_ENABLED": "0",
+    }
+
+
+class RayHead:
+    """``with RayHead(num_cpus=2) as head:`` run drivers with ``env=head.env`` and
+    ``--ray head.address``; the cluster stops when the block ends."""
+
+    def __init__(self, num_cpus: int = 2, start_timeout: float = 120.0) -> None:
+        self.num_cpus = num_cpus
+        self.start_timeout = start_timeout
+        self.env = driver_env(uuid.uuid4().hex)
+        self.address = ""
+        self.seconds_to_start = 0.0
+        self._temp = ""
+        self._process: subprocess.Popen[str] | None = None
+
+    def __enter__(self) -> RayHead:
+        # short: Ray's socket paths must stay under 108 bytes
+        self._temp = tempfile.mkdtemp(prefix="sbhead")
+        started = time.perf_counter()
+        self._process = subprocess.Popen(
+            [sys.executable, __file__, str(self.num_cpus), self._temp],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env={**os.environ, **self.env},
+        )
+        assert self._process.stdout is not None
+        deadline = time.monotonic() + self.start_timeout
+        while time.monotonic() < deadline:
+            line = self._process.stdout.readline()
+            if not line:  # the child ended without an address
+                break
+            if line.startswith(ADDRESS_LINE):
+                self.address = line[len(ADDRESS_LINE) :].strip()
+                self.seconds_to_start = time.perf_counter() - started
+                return self
+        self.__exit__(None, None, None)
+        raise RuntimeError(f"the Ray head did not start within {self.start_timeout:.0f} s")
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        process = self._process
+        if process is not None:
+            try:
+                assert process.stdin is not None
+                process.stdin.close()  # the child shuts the cluster down and exits
+                process.wait(timeout=60)
+            except (OSError, subprocess.TimeoutExpired):
+                process.kill()
+                process.wait()
+        shutil.rmtree(self._temp, ignore_errors=True)
+
+
+def _serve(num_cpus: int, temp_dir: str) -> None:
+    """Child process: start the cluster, print its address, wait for stdin to close."""
+    import ray
+
+    context = ray.init(
+        num_cpus=num_cpus,
+        include_dashboard=False,
+        log_to_driver=False,
+        _temp_dir=temp_dir,
+    )
+    print(ADDRESS_LINE + context.address_info["gcs_address"], flush=True)
+    sys.stdin.read()  # until the parent closes it
+    ray.shutdown()
+
+
+if __name__ == "__main__":
+    _serve(int(sys.argv[1]), str(Path(sys.argv[2])))

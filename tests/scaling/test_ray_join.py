@@ -1,0 +1,101 @@
+"""``stylebench run --ray <address>`` as a user runs it: a separate process joins a
+cluster that is already running (here one started by ``tests/scaling/ray_head.py``:
+loopback, token authentication as ``ray start`` sets it up, stopped at the end), and
+a driver without the cluster's token gets an error that says what to set."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.scaling.ray_head import RayHead
+from tests.scaling.small_datasets import build_small
+
+VOLATILE = ("timings", "created_at")
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def head() -> Iterator[RayHead]:
+    pytest.importorskip("ray")
+    with RayHead(num_cpus=2) as running:
+        yield running
+
+
+def _cli(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "evaluators.cli", "run", *argv],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "HF_HUB_OFFLINE": "1", **env},
+        timeout=300,
+    )
+
+
+def _payloads(root: Path) -> dict[str, dict]:
+    found = {}
+    for path in sorted(root.rglob("*.json")):
+        payload = json.loads(path.read_text())
+        for key in VOLATILE:
+            payload.pop(key)
+        found[str(path.relative_to(root))] = payload
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.corpora
+def test_a_separate_driver_joins_by_address(head: RayHead, corpora: Path, tmp_path: Path) -> None:
+    """Joined by address from a fresh process, with the cluster's token: the result
+    JSONs equal a serial run's except timings; then, without the token, the run stops
+    (exit 2) with a message naming what to set, and writes nothing."""
+    from evaluators.cli import main
+
+    folder = build_small(tmp_path / "built", corpora, n=1)[0]  # PASTEL age: clustering + pairs
+    common = ["--model", "function-words", "--dataset", folder, "--no-cache"]
+    main(["run", "--no-progress", *common, "--out", str(tmp_path / "serial")])
+    done = _cli([*common, "--out", str(tmp_path / "ray"), "--ray", head.address], head.env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert f"cluster {head.address}" in done.stdout
+    assert "ray jobs (model x dataset): 100%" in done.stderr
+    serial = _payloads(tmp_path / "serial")
+    assert len(serial) == 2 and _payloads(tmp_path / "ray") == serial
+
+    no_token = {**head.env, "RAY_AUTH_MODE": "", "RAY_AUTH_TOKEN": ""}
+    refused = _cli([*common, "--out", str(tmp_path / "refused"), "--ray", head.address], no_token)
+    assert refused.returncode == 2
+    error = refused.stderr.strip().splitlines()[-1]
+    assert error.startswith(f"error: cannot join the Ray cluster at '{head.address}'")
+    assert "RAY_AUTH_MODE=token" in error and "RAY_AUTH_TOKEN" in error
+    assert not (tmp_path / "refused").exists()
+
+
+def test_join_failure_messages() -> None:
+    """Without an authentication cause: the explicit address gets the token hint unless
+    RAY_AUTH_MODE=token is set already; ``auto`` gets the plain hint."""
+    from evaluators.distributed.ray_runner import join_failure_message
+
+    failed = ConnectionError("Failed to connect to Ray cluster at 10.0.0.1:6379")
+    saved = os.environ.pop("RAY_AUTH_MODE", None)
+    try:
+        by_address = join_failure_message("10.0.0.1:6379", failed)
+        assert by_address.startswith("cannot join the Ray cluster at '10.0.0.1:6379': Failed")
+        assert "is it running?" in by_address and "RAY_AUTH_MODE=token" in by_address
+        assert "RAY_AUTH_MODE" not in join_failure_message("auto", failed)
+        os.environ["RAY_AUTH_MODE"] = "token"
+        assert "RAY_AUTH_MODE" not in join_failure_message("10.0.0.1:6379", failed)
+    finally:
+        os.environ.pop("RAY_AUTH_MODE", None)
+        if saved is not None:
+            os.environ["RAY_AUTH_MODE"] = saved
+    try:
+        raise ConnectionError("Failed to connect") from RuntimeError("InvalidAuthToken: bad")
+    except ConnectionError as chained:
+        message = join_failure_message("10.0.0.1:6379", chained)
+    assert "refused this driver's authentication token" in message
