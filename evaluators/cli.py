@@ -252,10 +252,6 @@ def run(
 
     sampling = _sampling(episode_size, per_class)
     submetrics = parse_submetrics(submetric)
-    if ray_address and (submetrics or not sampling.is_default):
-        raise StylebenchError(
-            "--episode-size/--per-class/--submetric do not combine with --ray yet"
-        )
     from evaluators.encoders import encoder_identity, get_encoder
     from evaluators.report import render_table, summary_rows
     from evaluators.runner import Runner, plan_tasks
@@ -300,7 +296,7 @@ def run(
             models, specs, address=ray_address, out_dir=out, cache_dir=cache, seed=seed,
             protocol=protocol, resume=resume, chunk=chunk, batch_size=batch_size,
             device=device, fit_corpus=fit_corpus, num_cpus=ray_cpus, num_gpus=ray_gpus,
-            progress=not no_progress,
+            progress=not no_progress, sampling=sampling, submetrics=submetrics,
         )  # fmt: skip
     for model in models if not ray_address else ():
         encoder = get_encoder(

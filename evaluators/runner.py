@@ -113,6 +113,19 @@ def plan_tasks(datasets: Sequence[str], task_types: Sequence[str] | None = None)
     return specs
 
 
+def check_sampling(sampling: Sampling, specs: Sequence[TaskSpec]) -> None:
+    """Refuse episodes / a per-class count that apply to none of the planned tasks
+    (each task they do not apply to runs as built and says so in its details)."""
+    if sampling.is_default:
+        return
+    reasons = {s.task_type: EVALUATORS[s.task_type].sampling_problem(sampling) for s in specs}
+    if reasons and all(reasons.values()):
+        raise DataError(
+            f"episodes {sampling.requested()} apply to none of the tasks: "
+            + "; ".join(f"{t}: {why}" for t, why in reasons.items())
+        )
+
+
 class Runner:
     """Run tasks for one encoder with an embed-once cache."""
 
@@ -234,20 +247,17 @@ class Runner:
         evaluator.not_applied = None if applies else cls.sampling_problem(self.sampling)
         return evaluator
 
-    def run(self, specs: Sequence[TaskSpec], *, resume: bool = False) -> list[RunRecord]:
+    def run(
+        self, specs: Sequence[TaskSpec], *, resume: bool = False, whole_run: bool = True
+    ) -> list[RunRecord]:
         """Evaluate every spec; with ``resume``, a task whose result file already holds
         this model identity, seed and dataset fingerprint is read back, not recomputed
-        (and a dataset whose tasks are all done is not embedded at all)."""
-        if not self.sampling.is_default and all(
-            EVALUATORS[s.task_type].sampling_problem(self.sampling) for s in specs
-        ):
-            reasons = {
-                s.task_type: EVALUATORS[s.task_type].sampling_problem(self.sampling) for s in specs
-            }
-            raise DataError(
-                f"episodes {self.sampling.requested()} apply to none of the tasks: "
-                + "; ".join(f"{t}: {why}" for t, why in reasons.items())
-            )
+        (and a dataset whose tasks are all done is not embedded at all). ``whole_run``:
+        ``specs`` are the whole run, so episodes that apply to none of them are an error
+        (:func:`check_sampling`); ``False`` for one part of a run checked as a whole
+        elsewhere (a Ray job)."""
+        if whole_run:
+            check_sampling(self.sampling, specs)
         by_dataset: dict[str, list[TaskSpec]] = defaultdict(list)
         for spec in specs:
             by_dataset[spec.dataset].append(spec)

@@ -218,3 +218,49 @@ print(json.dumps([len(records), sorted(m for m in heavy if m in sys.modules)]))
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert json.loads(done.stdout.strip().splitlines()[-1]) == [1, []]
+
+
+def test_episodes_and_submetrics_reach_the_ray_tasks(
+    cluster, datasets: list[str], tmp_path: Path
+) -> None:
+    """``--episode-size/--per-class/--submetric`` with ``--ray``: the result JSONs equal
+    a serial run's (PASTEL's clustering and ASSET's order alignment pool episodes and
+    carry the sub-metric); episodes that apply to none of the planned
+    tasks stop the run before any job, but a job whose own tasks all refuse them runs
+    them as built, as those tasks do in a local run with others that take them."""
+    from dataset_scripts.core.errors import DataError
+    from evaluators.distributed import run_on_ray
+    from evaluators.distributed.ray_runner import _job_fields, plan_jobs, run_job
+    from evaluators.runner import plan_tasks
+    from evaluators.tasks.episodes import Sampling
+
+    common = [arg for ref in datasets for arg in ("--dataset", ref)]
+    episodes = ["--episode-size", "4", "--per-class", "10", "--submetric", "young=age_0,age_1"]
+    args = ["--model", "random", *common, "--tasks", "clustering,order_alignment", *episodes]
+    _run([*args, "--out", str(tmp_path / "serial")])
+    _run([*args, "--out", str(tmp_path / "ray"), "--ray", "auto"])
+    serial, distributed = _payloads(tmp_path / "serial"), _payloads(tmp_path / "ray")
+    assert len(serial) == 2 and serial == distributed  # PASTEL (age) + ASSET
+    details = {name.split("/")[-1]: payload["details"] for name, payload in serial.items()}
+    for task in ("clustering.json", "order_alignment.json"):
+        assert details[task]["sampling"]["episodes_per_class"] == 10, task
+    assert "young" in details["clustering.json"]["submetrics"]
+    specs = plan_tasks(datasets, ["clustering", "order_alignment"])
+    with pytest.raises(DataError, match="apply to none of the tasks"):
+        run_on_ray(
+            ["random"],
+            specs,
+            address="auto",
+            out_dir=tmp_path / "none",
+            cache_dir=None,
+            progress=False,
+            sampling=Sampling(-1),
+        )
+    assert not (tmp_path / "none").exists()
+    (asset,) = [job for job in plan_jobs(["random"], specs) if "ASSET" in job.dataset]
+    settings = {"chunk": True, "batch_size": 32, "device": None}
+    (record,) = run_job(
+        _job_fields(asset), None, settings, str(tmp_path / "job"), None, 42, False, ".",
+        sampling=Sampling(-1).requested(),
+    )  # fmt: skip
+    assert "retrieval" in record.result.details["sampling"]["not_applied"]
