@@ -298,6 +298,15 @@ def run(
             device=device, fit_corpus=fit_corpus, num_cpus=ray_cpus, num_gpus=ray_gpus,
             progress=not no_progress, sampling=sampling, submetrics=submetrics,
         )  # fmt: skip
+        from evaluators.distributed.ray_runner import results_per_node
+
+        nodes = results_per_node(by_model)
+        console.print(
+            f"ray: {sum(nodes.values())} results from {len(nodes)} "
+            f"{'node' if len(nodes) == 1 else 'nodes'} ("
+            + ", ".join(f"{node[:12]}: {n}" for node, n in nodes.items())
+            + ")"
+        )
     for model in models if not ray_address else ():
         encoder = get_encoder(
             model,

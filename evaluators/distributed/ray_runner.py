@@ -239,10 +239,31 @@ def run_job(
         submetrics=dict(submetrics or {}),
     )
     try:
-        return runner.run(list(job.specs), resume=resume, whole_run=False)
+        records = runner.run(list(job.specs), resume=resume, whole_run=False)
     finally:
         if runner.cache is not None:
             runner.cache.close()
+    node = _ray_node()
+    for record in records:  # where each result was computed (not written to its JSON)
+        record.extra["ray_node"] = node
+    return records
+
+
+def _ray_node() -> str | None:
+    """The Ray node id of this process, None outside a Ray session."""
+    ray = sys.modules.get("ray")
+    if ray is None or not ray.is_initialized():
+        return None
+    return str(ray.get_runtime_context().get_node_id())
+
+
+def results_per_node(by_model: Mapping[str, Sequence[RunRecord]]) -> dict[str, int]:
+    """``{node id: results}`` of a :func:`run_on_ray` run, most first."""
+    counts: dict[str, int] = defaultdict(int)
+    for records in by_model.values():
+        for record in records:
+            counts[str(record.extra.get("ray_node") or "?")] += 1
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
 def run_on_ray(

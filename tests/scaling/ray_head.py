@@ -1,16 +1,19 @@
 """A running Ray cluster for drivers in other processes, as after ``ray start --head``.
 
 ``stylebench run --ray <address>`` is a separate driver that joins a cluster somebody
-started. :class:`RayHead` starts a one-node cluster in a child process (``python
-tests/scaling/ray_head.py <cpus> <temp dir>``, which calls ``ray.init`` and prints the
-cluster's address), so that a driver started with :attr:`RayHead.env` can join it:
+started. :class:`RayHead` starts a cluster of one or more nodes in a child process
+(``python tests/scaling/ray_head.py <nodes> <cpus per node> <temp dir>``, which starts
+them with ``ray.cluster_utils.Cluster``, Ray's way to run several nodes, each its own
+raylet and object store, on one machine, and prints the cluster's address), so that a
+driver started with :attr:`RayHead.env` can join it:
 
 * loopback only: ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` makes Ray bind and announce
   127.0.0.1 (Ray's switch for one-machine clusters; nothing else listens);
 * token authentication, as ``ray start`` enables by default (Ray 2.59+), with a
   throw-away token passed in the environment (nothing is written to ``~/.ray``);
-* its own temporary directory, removed at the end;
-* stopped by closing its stdin: the child calls ``ray.shutdown()``, which stops every
+* its own temporary directory (``RAY_TMPDIR``: also Ray's "current cluster" file),
+  removed at the end;
+* stopped by closing its stdin: the child shuts the nodes down, which stops every
   process of the cluster (``ray start --block`` stopped by a signal leaves its agents
   behind, and ``ray stop`` would stop every cluster of the machine).
 """
@@ -31,7 +34,8 @@ ADDRESS_LINE = "RAY_HEAD_ADDRESS "
 
 
 def driver_env(token: str) -> dict[str, str]:
-    """What a process needs in its environment to start or join the cluster."""
+    """What a process needs in its environment to start or join the cluster (and, for
+    the cluster's own processes, ``RAY_TMPDIR``)."""
     return {
         "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",  # loopback (read when ray is imported)
         "RAY_AUTH_MODE": "token",
@@ -42,10 +46,12 @@ def driver_env(token: str) -> dict[str, str]:
 
 class RayHead:
     """``with RayHead(num_cpus=2) as head:`` run drivers with ``env=head.env`` and
-    ``--ray head.address``; the cluster stops when the block ends."""
+    ``--ray head.address``; the cluster stops when the block ends. ``nodes`` nodes of
+    ``num_cpus`` CPUs each."""
 
-    def __init__(self, num_cpus: int = 2, start_timeout: float = 120.0) -> None:
+    def __init__(self, num_cpus: int = 2, nodes: int = 1, start_timeout: float = 120.0) -> None:
         self.num_cpus = num_cpus
+        self.nodes = nodes
         self.start_timeout = start_timeout
         self.env = driver_env(uuid.uuid4().hex)
         self.address = ""
@@ -56,14 +62,15 @@ class RayHead:
     def __enter__(self) -> RayHead:
         # short: Ray's socket paths must stay under 108 bytes
         self._temp = tempfile.mkdtemp(prefix="sbhead")
+        (Path(self._temp) / "ray").mkdir()  # where RAY_TMPDIR puts the address file
         started = time.perf_counter()
         self._process = subprocess.Popen(
-            [sys.executable, __file__, str(self.num_cpus), self._temp],
+            [sys.executable, __file__, str(self.nodes), str(self.num_cpus), self._temp],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
-            env={**os.environ, **self.env},
+            env={**os.environ, **self.env, "RAY_TMPDIR": self._temp},
         )
         assert self._process.stdout is not None
         deadline = time.monotonic() + self.start_timeout
@@ -96,20 +103,21 @@ class RayHead:
         shutil.rmtree(self._temp, ignore_errors=True)
 
 
-def _serve(num_cpus: int, temp_dir: str) -> None:
-    """Child process: start the cluster, print its address, wait for stdin to close."""
-    import ray
+def _serve(nodes: int, num_cpus: int, temp_dir: str) -> None:
+    """Child process: start the nodes, print the address, wait for stdin to close."""
+    from ray.cluster_utils import Cluster
 
-    context = ray.init(
-        num_cpus=num_cpus,
-        include_dashboard=False,
-        log_to_driver=False,
-        _temp_dir=temp_dir,
+    cluster = Cluster(
+        initialize_head=True,
+        head_node_args={"num_cpus": num_cpus, "include_dashboard": False, "temp_dir": temp_dir},
     )
-    print(ADDRESS_LINE + context.address_info["gcs_address"], flush=True)
+    for _ in range(nodes - 1):
+        cluster.add_node(num_cpus=num_cpus, temp_dir=temp_dir)
+    cluster.wait_for_nodes()
+    print(ADDRESS_LINE + cluster.address, flush=True)
     sys.stdin.read()  # until the parent closes it
-    ray.shutdown()
+    cluster.shutdown()
 
 
 if __name__ == "__main__":
-    _serve(int(sys.argv[1]), str(Path(sys.argv[2])))
+    _serve(int(sys.argv[1]), int(sys.argv[2]), str(Path(sys.argv[3])))

@@ -1,7 +1,8 @@
 """``stylebench run --ray <address>`` as a user runs it: a separate process joins a
-cluster that is already running (here one started by ``tests/scaling/ray_head.py``:
-loopback, token authentication as ``ray start`` sets it up, stopped at the end), and
-a driver without the cluster's token gets an error that says what to set."""
+cluster that is already running (here two nodes of one CPU each, started by
+``tests/scaling/ray_head.py``: loopback, token authentication as ``ray start`` sets it
+up, stopped at the end); jobs spread over both nodes with the results of a serial run,
+and a driver without the cluster's token gets an error that says what to set."""
 
 from __future__ import annotations
 
@@ -24,8 +25,14 @@ REPO = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def head() -> Iterator[RayHead]:
     pytest.importorskip("ray")
-    with RayHead(num_cpus=2) as running:
+    with RayHead(num_cpus=1, nodes=2) as running:
         yield running
+
+
+@pytest.fixture(scope="module")
+def folders(corpora: Path, tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    built = build_small(tmp_path_factory.mktemp("built"), corpora, n=3)
+    return built[::2]  # PASTEL age (clustering + pairs), ASSET (order alignment)
 
 
 def _cli(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -51,14 +58,15 @@ def _payloads(root: Path) -> dict[str, dict]:
 
 @pytest.mark.slow
 @pytest.mark.corpora
-def test_a_separate_driver_joins_by_address(head: RayHead, corpora: Path, tmp_path: Path) -> None:
+def test_a_separate_driver_joins_by_address(
+    head: RayHead, folders: list[str], tmp_path: Path
+) -> None:
     """Joined by address from a fresh process, with the cluster's token: the result
     JSONs equal a serial run's except timings; then, without the token, the run stops
     (exit 2) with a message naming what to set, and writes nothing."""
     from evaluators.cli import main
 
-    folder = build_small(tmp_path / "built", corpora, n=1)[0]  # PASTEL age: clustering + pairs
-    common = ["--model", "function-words", "--dataset", folder, "--no-cache"]
+    common = ["--model", "function-words", "--dataset", folders[0], "--no-cache"]
     main(["run", "--no-progress", *common, "--out", str(tmp_path / "serial")])
     done = _cli([*common, "--out", str(tmp_path / "ray"), "--ray", head.address], head.env)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -74,6 +82,25 @@ def test_a_separate_driver_joins_by_address(head: RayHead, corpora: Path, tmp_pa
     assert error.startswith(f"error: cannot join the Ray cluster at '{head.address}'")
     assert "RAY_AUTH_MODE=token" in error and "RAY_AUTH_TOKEN" in error
     assert not (tmp_path / "refused").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.corpora
+def test_jobs_spread_over_two_nodes(head: RayHead, folders: list[str], tmp_path: Path) -> None:
+    """2 models x 2 datasets on two one-CPU nodes: both nodes compute results (the run
+    says how many each), all written to the one --out, equal to a serial run's."""
+    from evaluators.cli import main
+
+    common = ["--model", "function-words", "--model", "random", "--no-cache"]
+    common += [arg for folder in folders for arg in ("--dataset", folder)]
+    main(["run", "--no-progress", *common, "--out", str(tmp_path / "serial")])
+    done = _cli([*common, "--out", str(tmp_path / "ray"), "--ray", head.address], head.env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "4 Ray jobs (2 models x 2 datasets)" in done.stdout
+    (line,) = [line for line in done.stdout.splitlines() if "results from" in line]
+    assert line.startswith("ray: 6 results from 2 nodes ("), line
+    serial = _payloads(tmp_path / "serial")
+    assert len(serial) == 6 and _payloads(tmp_path / "ray") == serial
 
 
 def test_join_failure_messages() -> None:
