@@ -78,8 +78,6 @@ def test_minilm_on_two_cpu_workers_matches_one(minilm_local, tmp_path: Path) -> 
 
 
 def test_cli_devices_writes_the_results_of_one_device(demo_specs: list, tmp_path: Path) -> None:
-    import json
-
     from evaluators.cli import main
 
     folder = demo_specs[0].dataset
@@ -100,13 +98,7 @@ def test_cli_devices_writes_the_results_of_one_device(demo_specs: list, tmp_path
             ]
         )
 
-    def payloads(root: Path) -> dict[str, dict]:
-        found = {}
-        for path in sorted(root.rglob("*.json")):
-            payload = json.loads(path.read_text())
-            payload.pop("timings"), payload.pop("created_at")
-            found[str(path.relative_to(root))] = payload
-        return found
+    from tests.scaling.results import result_payloads
 
-    one, two = payloads(tmp_path / "one"), payloads(tmp_path / "two")
+    one, two = result_payloads(tmp_path / "one"), result_payloads(tmp_path / "two")
     assert len(one) == len(demo_specs) and one == two

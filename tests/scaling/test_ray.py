@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.scaling.results import result_payloads
 from tests.scaling.small_datasets import build_small
 
 pytestmark = [pytest.mark.corpora, pytest.mark.slow]
@@ -19,7 +20,6 @@ pytestmark = [pytest.mark.corpora, pytest.mark.slow]
 ray = pytest.importorskip("ray")
 
 MODELS = ("function-words", "random")  # cheap encoders built by the workers from the spec
-VOLATILE = ("timings", "created_at")
 
 
 @pytest.fixture(scope="module")
@@ -42,16 +42,6 @@ def datasets(corpora: Path, tmp_path_factory: pytest.TempPathFactory) -> list[st
     return build_small(tmp_path_factory.mktemp("built"), corpora, n=3)[
         ::2
     ]  # clustering+pairs, order alignment
-
-
-def _payloads(root: Path) -> dict[str, dict]:
-    found = {}
-    for path in sorted(root.rglob("*.json")):
-        payload = json.loads(path.read_text())
-        for key in VOLATILE:
-            payload.pop(key)
-        found[str(path.relative_to(root))] = payload
-    return found
 
 
 def _run(argv: list[str]) -> None:
@@ -93,7 +83,7 @@ def test_ray_run_equals_serial_and_resumes(
             "auto",
         ]
     )
-    serial, distributed = _payloads(tmp_path / "serial"), _payloads(tmp_path / "ray")
+    serial, distributed = result_payloads(tmp_path / "serial"), result_payloads(tmp_path / "ray")
     assert len(serial) == 2 * 3 and serial.keys() == distributed.keys()
     for name, payload in serial.items():
         assert distributed[name] == payload, name
@@ -116,7 +106,7 @@ def test_ray_run_equals_serial_and_resumes(
     )
     printed = capsys.readouterr().out
     assert printed.count("reused (resume)") == 4 and printed.count("encoded 0/") == 2
-    assert _payloads(tmp_path / "ray").keys() == serial.keys()
+    assert result_payloads(tmp_path / "ray").keys() == serial.keys()
     assert "4 Ray jobs" in printed  # 2 models x 2 datasets
 
 
@@ -168,7 +158,7 @@ def test_fitted_encoder_is_fitted_once_and_shipped(
         progress=False,
         encoders={"tfidf-char": encoder},
     )
-    serial, distributed = _payloads(tmp_path / "serial"), _payloads(tmp_path / "ray")
+    serial, distributed = result_payloads(tmp_path / "serial"), result_payloads(tmp_path / "ray")
     assert len(serial) == 3 and serial == distributed
     assert next(iter(serial.values()))["model"]["identity"] == encoder.identity()
 
@@ -239,7 +229,7 @@ def test_episodes_and_submetrics_reach_the_ray_tasks(
     args = ["--model", "random", *common, "--tasks", "clustering,order_alignment", *episodes]
     _run([*args, "--out", str(tmp_path / "serial")])
     _run([*args, "--out", str(tmp_path / "ray"), "--ray", "auto"])
-    serial, distributed = _payloads(tmp_path / "serial"), _payloads(tmp_path / "ray")
+    serial, distributed = result_payloads(tmp_path / "serial"), result_payloads(tmp_path / "ray")
     assert len(serial) == 2 and serial == distributed  # PASTEL (age) + ASSET
     details = {name.split("/")[-1]: payload["details"] for name, payload in serial.items()}
     for task in ("clustering.json", "order_alignment.json"):

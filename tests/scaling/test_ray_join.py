@@ -6,7 +6,6 @@ and a driver without the cluster's token gets an error that says what to set."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -16,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from tests.scaling.ray_head import RayHead
+from tests.scaling.results import result_payloads
 from tests.scaling.small_datasets import build_small
 
-VOLATILE = ("timings", "created_at")
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -46,16 +45,6 @@ def _cli(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[st
     )
 
 
-def _payloads(root: Path) -> dict[str, dict]:
-    found = {}
-    for path in sorted(root.rglob("*.json")):
-        payload = json.loads(path.read_text())
-        for key in VOLATILE:
-            payload.pop(key)
-        found[str(path.relative_to(root))] = payload
-    return found
-
-
 @pytest.mark.slow
 @pytest.mark.corpora
 def test_a_separate_driver_joins_by_address(
@@ -72,8 +61,8 @@ def test_a_separate_driver_joins_by_address(
     assert done.returncode == 0, done.stderr[-3000:]
     assert f"cluster {head.address}" in done.stdout
     assert "ray jobs (model x dataset): 100%" in done.stderr
-    serial = _payloads(tmp_path / "serial")
-    assert len(serial) == 2 and _payloads(tmp_path / "ray") == serial
+    serial = result_payloads(tmp_path / "serial")
+    assert len(serial) == 2 and result_payloads(tmp_path / "ray") == serial
 
     no_token = {**head.env, "RAY_AUTH_MODE": "", "RAY_AUTH_TOKEN": ""}
     refused = _cli([*common, "--out", str(tmp_path / "refused"), "--ray", head.address], no_token)
@@ -99,8 +88,8 @@ def test_jobs_spread_over_two_nodes(head: RayHead, folders: list[str], tmp_path:
     assert "4 Ray jobs (2 models x 2 datasets)" in done.stdout
     (line,) = [line for line in done.stdout.splitlines() if "results from" in line]
     assert line.startswith("ray: 6 results from 2 nodes ("), line
-    serial = _payloads(tmp_path / "serial")
-    assert len(serial) == 6 and _payloads(tmp_path / "ray") == serial
+    serial = result_payloads(tmp_path / "serial")
+    assert len(serial) == 6 and result_payloads(tmp_path / "ray") == serial
 
 
 def test_join_failure_messages() -> None:

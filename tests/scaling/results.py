@@ -1,0 +1,20 @@
+"""The result JSONs of a run folder, to compare two runs of the same work."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+VOLATILE = ("timings", "created_at")  # what differs between two runs of the same work
+
+
+def result_payloads(root: Path) -> dict[str, dict[str, Any]]:
+    """``{path relative to root: payload without VOLATILE}`` of every result JSON."""
+    found = {}
+    for path in sorted(Path(root).rglob("*.json")):
+        payload = json.loads(path.read_text())
+        for key in VOLATILE:
+            payload.pop(key)
+        found[str(path.relative_to(root))] = payload
+    return found
