@@ -315,9 +315,15 @@ def run(
             batch_size=batch_size,
             devices=parse_devices(devices) if devices else None,
         )
-        routed_by = encoder_identity(encoder).get("routed_by")
-        if routed_by:  # a bare model path or hub id: say how the STEB routing read it
-            console.print(f"[dim]{model}: {routed_by}[/dim]")
+        identity = encoder_identity(encoder)
+        if identity.get("routed_by"):  # a bare model path or hub id: how STEB routing read it
+            console.print(f"[dim]{model}: {identity['routed_by']}[/dim]")
+        if chunk and identity.get("pooling") == "server":
+            console.print(
+                f"[dim]{model}: texts are sent whole; chunk-and-pool does not apply to a "
+                "served model (the server truncates long texts at its own limit; "
+                "--truncate says so and silences this)[/dim]"
+            )
         fit_if_needed(encoder, specs, fit_corpus)
         runner = Runner(
             encoder,

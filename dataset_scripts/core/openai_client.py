@@ -9,7 +9,9 @@ Spec syntax (one for all three)::
 
     <prefix>:<model>@<base_url>      e.g. openai:google/gemma-2-9b-it@http://node7:8000/v1
 
-``base_url`` is the API root; a URL with no path gets ``/v1`` appended. The older
+``base_url`` is the API root; a URL with no path gets ``/v1`` appended, and a URL
+whose path is ``/`` names a server whose API is at its root (Infinity without
+``--url-prefix``: ``...@http://127.0.0.1:7997/``). The older
 style-discrimination form ``openai:<base_url>::<model>`` still parses, with a
 ``FutureWarning``.
 
@@ -55,12 +57,22 @@ class ServedModel:
 
 
 def normalize_base_url(url: str) -> str:
-    """Strip trailing slashes; a URL without a path gets ``/v1`` (the OpenAI API root)."""
-    url = url.strip().rstrip("/")
+    """Strip trailing slashes; a URL without a path gets ``/v1`` (the OpenAI API root),
+    one whose path is ``/`` keeps it (the server's root). Idempotent."""
+    url = url.strip()
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise StylebenchError(f"{url!r} is not an http(s) URL of an OpenAI-compatible server")
-    return url if parts.path else url + "/v1"
+    if not parts.path:
+        return url + "/v1"
+    if not parts.path.strip("/"):
+        return url.rstrip("/") + "/"
+    return url.rstrip("/")
+
+
+def endpoint(base_url: str, path: str) -> str:
+    """The URL of ``path`` under a normalised ``base_url``."""
+    return f"{base_url.rstrip('/')}/{path.lstrip('/')}"
 
 
 def parse_served_spec(spec: str, prefix: str = "openai") -> ServedModel:
@@ -139,7 +151,7 @@ class OpenAIClient:
         """``method`` ``base_url + path`` with retries; the decoded JSON answer."""
         import httpx
 
-        url = f"{self.base_url}/{path.lstrip('/')}"
+        url = endpoint(self.base_url, path)
         last = ""
         for attempt in range(self.max_retries + 1):
             response = None
@@ -157,7 +169,7 @@ class OpenAIClient:
                         ) from None
                 last = f"HTTP {response.status_code}: {response.text[:300]}"
                 if response.status_code not in RETRY_STATUS:
-                    raise OpenAIError(f"{url} answered {last}")
+                    raise OpenAIError(f"{url} answered {last}{self._not_found_hint(response)}")
             if attempt == self.max_retries:
                 break
             wait = _retry_after(response)
@@ -167,6 +179,16 @@ class OpenAIClient:
                 self.retries_done += 1
             time.sleep(min(wait, self.max_backoff))
         raise OpenAIError(f"{url} failed after {self.max_retries + 1} attempts; last: {last}")
+
+    def _not_found_hint(self, response: Any) -> str:
+        """For a 404 under ``/v1``: how to name a server whose API is elsewhere."""
+        if response.status_code != 404 or not self.base_url.endswith("/v1"):
+            return ""
+        root = self.base_url[: -len("/v1")]
+        return (
+            f" (a URL without a path means {self.base_url}; for a server whose API is at "
+            f"its root, end the URL with a slash: {root}/, or give its API path)"
+        )
 
     def models(self) -> list[dict[str, Any]]:
         """The server's ``GET /models`` entries (``[]`` when the server has no such route)."""
@@ -188,7 +210,8 @@ class OpenAIClient:
             return str(answer["choices"][0]["message"]["content"] or "").strip()
         except (KeyError, IndexError, TypeError):
             raise OpenAIError(
-                f"{self.base_url}/chat/completions: unexpected answer {str(answer)[:200]!r}"
+                f"{endpoint(self.base_url, 'chat/completions')}: unexpected answer "
+                f"{str(answer)[:200]!r}"
             ) from None
 
     def embeddings(
@@ -207,7 +230,7 @@ class OpenAIClient:
         if dimensions is not None:
             payload["dimensions"] = int(dimensions)
         answer = self.request("POST", "embeddings", payload)
-        where = f"{self.base_url}/embeddings"
+        where = endpoint(self.base_url, "embeddings")
         try:
             data = sorted(answer["data"], key=lambda item: int(item["index"]))
             rows = [_vector(item["embedding"]) for item in data]

@@ -321,11 +321,11 @@ class OpenAIChatBackend:
         timeout: float = 120.0,
         merge_system: bool | None = None,
     ) -> None:
-        from dataset_scripts.core.openai_client import OpenAIClient
+        from dataset_scripts.core.openai_client import OpenAIClient, endpoint
 
         self.name = model
         self.client = OpenAIClient(base_url, api_key=api_key, timeout=timeout, max_retries=3)
-        self.url = self.client.base_url + "/chat/completions"
+        self.url = endpoint(self.client.base_url, "chat/completions")
         self.merge_system = "gemma" in model.lower() if merge_system is None else merge_system
 
     def generate(self, messages: list[dict[str, str]], decoding: dict[str, Any], seed: int) -> str:

@@ -24,7 +24,13 @@ import numpy as np
 import pytest
 
 from dataset_scripts.core.errors import StylebenchError
-from dataset_scripts.core.openai_client import OpenAIClient, OpenAIError, parse_served_spec
+from dataset_scripts.core.openai_client import (
+    OpenAIClient,
+    OpenAIError,
+    endpoint,
+    normalize_base_url,
+    parse_served_spec,
+)
 
 # ----------------------------------------------------------------- spec syntax
 
@@ -34,9 +40,18 @@ def test_one_spec_syntax_for_embeddings_and_chat() -> None:
         "openai-embeddings:BAAI/bge-m3@http://node7:8000/v1", "openai-embeddings"
     )
     assert (served.model, served.base_url) == ("BAAI/bge-m3", "http://node7:8000/v1")
-    # no path -> the OpenAI API root; a trailing slash is dropped; '@' inside a model id
+    # no path -> the OpenAI API root; a trailing slash is dropped, except the path "/"
+    # (a server whose API is at its root); normalising twice changes nothing; '@' inside
+    # a model id
     assert parse_served_spec("openai:m@http://h:1").base_url == "http://h:1/v1"
     assert parse_served_spec("openai:m@https://h/api/v1/").base_url == "https://h/api/v1"
+    for root in ("http://h:1/", "http://h:1//"):
+        assert parse_served_spec(f"openai:m@{root}").base_url == "http://h:1/"
+    for url in ("http://h:1", "http://h:1/", "https://h/api/v1/"):
+        once = normalize_base_url(url)
+        assert normalize_base_url(once) == once
+    assert endpoint("http://h:1/", "embeddings") == "http://h:1/embeddings"
+    assert endpoint("http://h:1/v1", "/models") == "http://h:1/v1/models"
     assert parse_served_spec("openai:org/m@rev@http://h:1/v1").model == "org/m@rev"
     with pytest.warns(FutureWarning, match="openai:smollm2@http://127.0.0.1:8080/v1"):
         legacy = parse_served_spec("openai:http://127.0.0.1:8080/v1::smollm2")
@@ -171,6 +186,47 @@ def test_dimension_change_is_a_clear_error(stub: str) -> None:
         encoder.encode(["a", "b"])
 
 
+class _RootStub(_Stub):
+    """The stub with its API at the server's root (Infinity without --url-prefix):
+    anything under /v1 is 404."""
+
+    def do_GET(self) -> None:
+        if self.path.startswith("/v1"):
+            self._send(404, {"detail": "Not Found"})
+        else:
+            super().do_GET()
+
+    def do_POST(self) -> None:
+        if self.path.startswith("/v1"):
+            self.rfile.read(int(self.headers["Content-Length"]))
+            self._send(404, {"detail": "Not Found"})
+        else:
+            super().do_POST()
+
+
+def test_a_server_at_its_root(stub: str) -> None:
+    """``...@http://host:port/`` reaches a server whose API is at its root; without the
+    slash stylebench asks under /v1, and the 404 says how to name the root."""
+    from evaluators.encoders import get_encoder
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _RootStub)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    root = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        encoder = get_encoder(f"openai-embeddings:stub-model@{root}/", backoff=0.01)
+        assert encoder.encode(["abc", "a"])[:, 0].tolist() == [3.0, 1.0]
+        with pytest.raises(StylebenchError) as refused:
+            get_encoder(f"openai-embeddings:stub-model@{root}", backoff=0.01)
+        message = str(refused.value)
+        assert f"{root}/v1/embeddings answered HTTP 404" in message
+        assert f"end the URL with a slash: {root}/" in message
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
 def test_unknown_model_and_unreachable_server(stub: str) -> None:
     from evaluators.encoders import get_encoder
 
@@ -232,3 +288,33 @@ def test_served_minilm_equals_in_process_on_the_demo(
     sent = again.requests_sent  # the start-up probe
     rerun = Runner(again, "served", cache_dir=tmp_path / "cache", progress=False).run(specs)
     assert again.requests_sent == sent and rerun[0].embedding.n_encoded == 0
+
+
+def test_run_says_served_texts_are_sent_whole(
+    stub: str, demo_specs: list, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``stylebench run`` with a served model and the default --chunk says that long
+    texts are not chunked (the server truncates them); --truncate is silent."""
+    from evaluators.cli import main
+
+    folder = demo_specs[0].dataset
+    for flag, out in (([], "chunk"), (["--truncate"], "truncate")):
+        main(
+            [
+                "run",
+                "--no-progress",
+                "--no-cache",
+                "--model",
+                f"openai-embeddings:stub-model@{stub}",
+                "--dataset",
+                folder,
+                "--tasks",
+                "clustering",
+                "--out",
+                str(tmp_path / out),
+                *flag,
+            ]
+        )
+        printed = " ".join(capsys.readouterr().out.split())
+        said = "chunk-and-pool does not apply to a served model" in printed
+        assert said == (not flag), printed[-400:]
