@@ -8,9 +8,12 @@ Run: ``python tests/scaling/minilm_server.py --port N [--max-seconds S]``. The s
 stops by itself after ``--max-seconds`` (it kills its own process group, i.e. its own
 LitServe workers). :func:`start_server` starts it in a new session and waits for it.
 
-Why LitServe: ``infinity-emb`` 0.0.78 pins numpy<2, sentence-transformers<4 and
-transformers<=5.0, which would downgrade this project's stack; ``llama-cpp-python``
-has no prebuilt wheel on PyPI (a 4.5+ minute compile) and needs MiniLM converted to GGUF.
+Why LitServe: it installs into this project's environment. ``infinity-emb`` 0.0.78
+pins numpy<2, sentence-transformers<4 and transformers<=5.0, which would downgrade
+this project's stack, so it runs from a virtualenv of its own
+(``tests/scaling/test_infinity.py``, by hand); ``llama-cpp-python`` has no prebuilt
+wheel on PyPI (a 4.5+ minute compile) and needs MiniLM converted to GGUF.
+:func:`serving` starts any such server and waits for it.
 """
 
 from __future__ import annotations
@@ -90,26 +93,41 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def start_server(max_seconds: float = 600.0, startup: float = 240.0) -> Iterator[str]:
-    """Start the server in its own session; yield its base URL; kill its group after."""
+    """Start this LitServe server in its own session; yield its base URL; stop it after."""
+    port = free_port()
+    argv = [sys.executable, str(Path(__file__).resolve()), "--port", str(port)]
+    with serving(
+        [*argv, "--max-seconds", str(max_seconds)],
+        f"http://127.0.0.1:{port}/v1",
+        SERVED_ID,
+        env={"TOKENIZERS_PARALLELISM": "false", "HF_HUB_OFFLINE": "1"},
+        startup=startup,
+    ) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def serving(
+    argv: list[str],
+    url: str,
+    model: str,
+    *,
+    env: dict[str, str] | None = None,
+    startup: float = 240.0,
+) -> Iterator[str]:
+    """Run an embedding server (``argv``) in its own session until ``url``/models and an
+    ``url``/embeddings call for ``model`` answer 200; yield ``url``; afterwards stop its
+    process group (SIGTERM, then SIGKILL)."""
     import httpx
 
-    port = free_port()
     log = open(os.devnull, "wb")  # noqa: SIM115 - closed below
     process = subprocess.Popen(
-        [
-            sys.executable,
-            str(Path(__file__).resolve()),
-            "--port",
-            str(port),
-            "--max-seconds",
-            str(max_seconds),
-        ],
+        argv,
         stdout=log,
         stderr=subprocess.PIPE,
         start_new_session=True,
-        env={**os.environ, "TOKENIZERS_PARALLELISM": "false", "HF_HUB_OFFLINE": "1"},
+        env={**os.environ, **(env or {})},
     )
-    url = f"http://127.0.0.1:{port}/v1"
     try:
         deadline = time.monotonic() + startup
         while True:
@@ -119,9 +137,10 @@ def start_server(max_seconds: float = 600.0, startup: float = 240.0) -> Iterator
                 )
                 raise RuntimeError(f"embedding server exited with {process.returncode}: {err}")
             try:
-                if httpx.get(f"{url}/models", timeout=2).status_code == 200:
+                base = url.rstrip("/")
+                if httpx.get(f"{base}/models", timeout=2).status_code == 200:
                     probe = httpx.post(
-                        f"{url}/embeddings", json={"model": SERVED_ID, "input": ["x"]}, timeout=60
+                        f"{base}/embeddings", json={"model": model, "input": ["x"]}, timeout=60
                     )
                     if probe.status_code == 200:
                         break
