@@ -270,18 +270,40 @@ class ChunkAndPool(BaseEncoder):
 
     # -- encoding ---------------------------------------------------------------
 
+    def items(self, texts: Sequence[str]) -> tuple[list[str], np.ndarray | None]:
+        """What the inner encoder gets for ``texts`` in one call: the texts themselves
+        when all fit (``owners`` None), else every text's chunks in order, with
+        ``owners[k]`` the text that item ``k`` belongs to."""
+        texts = list(texts)
+        counts = self.count_tokens(texts) if texts else []
+        if all(count <= self.budget for count in counts):
+            return texts, None
+        chunks = self.chunk_texts(texts, counts)
+        flat = [chunk for text_chunks in chunks for chunk in text_chunks]
+        return flat, np.repeat(np.arange(len(texts)), [len(c) for c in chunks])
+
     def encode(self, texts: list[str]) -> np.ndarray:
         texts = list(texts)
         if not texts:
             return self.encoder.encode(texts)
-        counts = self.count_tokens(texts)
-        if all(count <= self.budget for count in counts):
-            return as_embedding_matrix(self.encoder.encode(texts), len(texts), self.name)
-        chunks = self.chunk_texts(texts, counts)
-        flat = [chunk for text_chunks in chunks for chunk in text_chunks]
-        owners = np.repeat(np.arange(len(texts)), [len(c) for c in chunks])
+        flat, owners = self.items(texts)
         vectors = as_embedding_matrix(self.encoder.encode(flat), len(flat), self.name)
-        pooled = np.zeros((len(texts), vectors.shape[1]), dtype=np.float64)
-        np.add.at(pooled, owners, vectors)
-        pooled /= np.bincount(owners, minlength=len(texts))[:, None]
-        return pooled.astype(np.float32)
+        return vectors if owners is None else mean_pool(vectors, owners, len(texts))
+
+
+def mean_pool(vectors: np.ndarray, owners: np.ndarray, n: int) -> np.ndarray:
+    """Row ``i``: the mean of the ``vectors`` whose owner is ``i`` (float64 sums, float32
+    out): a chunked text's vector from its chunks' vectors."""
+    pooled = np.zeros((n, vectors.shape[1]), dtype=np.float64)
+    np.add.at(pooled, owners, vectors)
+    pooled /= np.bincount(owners, minlength=n)[:, None]
+    return pooled.astype(np.float32)
+
+
+def model_items(encoder: Any, texts: Sequence[str]) -> tuple[Any, list[str], np.ndarray | None]:
+    """``(the encoder that runs the model, the items it gets, their owners)`` for
+    ``encoder.encode(texts)``: see :meth:`ChunkAndPool.items`; other encoders get the
+    texts themselves."""
+    if isinstance(encoder, ChunkAndPool):
+        return (encoder.encoder, *encoder.items(texts))
+    return encoder, list(texts), None

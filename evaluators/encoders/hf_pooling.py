@@ -349,6 +349,11 @@ class _TransformersEncoder(TokenizerMixin, BaseEncoder):
     def _pool(self, hidden: Any, mask: Any) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def forward_groups(self, texts: Sequence[str]) -> list[list[int]]:
+        """The texts ``encode(texts)`` runs through the model together (its length-sorted
+        batches); ``encode`` on one group runs exactly that batch."""
+        return list(length_sorted_batches(texts, self.batch_size))
+
     def encode(self, texts: list[str]) -> np.ndarray:
         import torch
 

@@ -2,9 +2,13 @@
 
 :class:`MultiDeviceEncoder` starts one worker process per device (``spawn``), each
 building the same encoder from its spec on its device. ``encode(texts)`` cuts the texts
-into one contiguous slice per worker, encodes the slices at the same time and
-concatenates them in order, so the runner's embed-once cache, batching and resume work
-unchanged. Its identity is the wrapped encoder's (checked equal on every worker): vectors
+into work for each worker and puts the vectors together in order, so the runner's
+embed-once cache, batching and resume work unchanged. Where the model declares its
+batches (``forward_groups``: sentence-transformers and transformers encoders), every
+worker plans the batches one device would run for the texts (after chunk-and-pool's
+chunking), runs every n-th of them, and chunks are pooled in the parent: the vectors are
+one device's bit for bit. Other encoders get one contiguous slice of the texts per
+worker. Its identity is the wrapped encoder's (checked equal on every worker): vectors
 are the same model's, shared with single-device runs in the cache.
 
 CPU workers split the machine's cores between them (``torch.set_num_threads``); GPU
@@ -64,7 +68,11 @@ def _worker(
                 "model (path=...) or run it on one device"
             )
         pooling = getattr(encoder, "episode_pooling", "mean")
-        conn.send(("ready", (encoder_identity(encoder), pooling)))
+        from evaluators.encoders.chunking import model_items
+
+        model = model_items(encoder, [])[0]
+        groups = callable(getattr(model, "forward_groups", None))
+        conn.send(("ready", (encoder_identity(encoder), pooling, groups)))
     except BaseException as error:  # report any start-up failure to the parent
         conn.send(("error", f"{type(error).__name__}: {error}"))
         return
@@ -76,6 +84,9 @@ def _worker(
         if message is None:
             return
         try:
+            if isinstance(message, tuple) and message[0] == "share":
+                conn.send(("ok", _encode_share(encoder, spec, *message[1:])))
+                continue
             if isinstance(message, tuple):  # ("episodes", [[text, ...], ...])
                 vectors = embed_episodes(encoder, message[1])
             else:
@@ -83,6 +94,24 @@ def _worker(
             conn.send(("ok", vectors))
         except BaseException:
             conn.send(("error", traceback.format_exc(limit=3).strip().splitlines()[-1]))
+
+
+def _encode_share(
+    encoder: Any, spec: str, texts: list[str], index: int, n: int
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None, int]:
+    """Worker ``index`` of ``n``: of the model batches that ``encoder.encode(texts)``
+    would run (chunks included), every ``n``-th, each run alone; ``(item indices,
+    their vectors, the items' owners, number of items)``. Every worker plans the same
+    batches (planning is deterministic), so the parent can put the items together and
+    pool them as one device does."""
+    from evaluators.encoders.base import as_embedding_matrix
+    from evaluators.encoders.chunking import model_items
+
+    model, items, owners = model_items(encoder, texts)
+    mine = model.forward_groups(items)[index::n]
+    rows = [as_embedding_matrix(model.encode([items[i] for i in g]), len(g), spec) for g in mine]
+    indices = np.asarray([i for group in mine for i in group], dtype=np.int64)
+    return indices, (np.concatenate(rows) if rows else None), owners, len(items)
 
 
 def _stop(processes: list[Any], conns: list[Connection]) -> None:
@@ -136,13 +165,15 @@ class MultiDeviceEncoder(BaseEncoder):
             self._processes.append(process)
         self._finalizer = weakref.finalize(self, _stop, self._processes, self._conns)
         identities = []
+        self._by_batches = False
         for device, conn in zip(self.devices, self._conns, strict=True):
             if not conn.poll(START_TIMEOUT):
                 self.close()
                 raise StylebenchError(f"{spec} on {device}: no answer in {START_TIMEOUT:.0f} s")
-            _kind, (identity, pooling) = self._receive(conn, device)
+            _kind, (identity, pooling, groups) = self._receive(conn, device)
             identities.append(identity)
             self.episode_pooling = pooling  # an episode-reading model (LUAR) stays one
+            self._by_batches = groups  # the model declares its batches: spread those
         if any(identity != identities[0] for identity in identities):
             self.close()
             raise StylebenchError(f"{spec}: the devices {self.devices} load different models")
@@ -163,7 +194,27 @@ class MultiDeviceEncoder(BaseEncoder):
         return dict(self._identity)
 
     def encode(self, texts: list[str]) -> np.ndarray:
-        return self._spread(list(texts), episodes=False)
+        texts = list(texts)
+        if self._by_batches and texts:
+            return self._spread_batches(texts)
+        return self._spread(texts, episodes=False)
+
+    def _spread_batches(self, texts: list[str]) -> np.ndarray:
+        """Every worker gets all texts and runs its share of the model batches one
+        device would run (:func:`_encode_share`); the items' vectors are put together
+        and chunks pooled here, so the result is one device's, bit for bit."""
+        from evaluators.encoders.chunking import mean_pool
+
+        n = len(self._conns)
+        for i, conn in enumerate(self._conns):
+            conn.send(("share", texts, i, n))
+        shares = [self._receive(c, d)[1] for c, d in zip(self._conns, self.devices, strict=True)]
+        filled = [(idx, rows) for idx, rows, _, _ in shares if rows is not None]
+        owners, n_items = shares[0][2], shares[0][3]
+        matrix = np.zeros((n_items, filled[0][1].shape[1]), dtype=np.float32)
+        for indices, rows in filled:
+            matrix[indices] = rows
+        return matrix if owners is None else mean_pool(matrix, owners, len(texts))
 
     def encode_episodes(self, episodes: Sequence[Sequence[str]]) -> np.ndarray:
         """Episodes spread over the workers like texts; each worker embeds its share

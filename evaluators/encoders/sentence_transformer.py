@@ -9,6 +9,7 @@ agree. ``trust_remote_code`` is never enabled.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -102,6 +103,19 @@ class SentenceTransformerEncoder(TokenizerMixin, BaseEncoder):
             "max_tokens": self.max_tokens,
             "chunk": False,
         }
+
+    def forward_groups(self, texts: Sequence[str]) -> list[list[int]]:
+        """The texts that ``encode(texts)`` runs through the model together: those of
+        each batch of sentence-transformers' ``encode``, which orders inputs by
+        ``np.argsort`` of their negated character length and cuts batches of
+        ``batch_size``. ``encode`` on one group runs exactly that batch, so spreading
+        the groups over devices gives one device's numbers bit for bit (a test checks
+        it against the installed sentence-transformers)."""
+        order = np.argsort([-len(text) for text in texts])
+        return [
+            [int(i) for i in order[start : start + self.batch_size]]
+            for start in range(0, len(order), self.batch_size)
+        ]
 
     def encode(self, texts: list[str]) -> np.ndarray:
         import torch

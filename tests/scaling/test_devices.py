@@ -1,6 +1,7 @@
-"""``--devices cpu,cpu``: one worker process per device, each encoding a slice of every
-batch; the vectors and results match one device, the identity (cache key) is the same,
-bad devices and unfitted encoders fail with a clear error, workers stop with the run."""
+"""``--devices cpu,cpu``: one worker process per device, each running its share of every
+batch; the vectors and results match one device (bit for bit where the model declares
+its batches), the identity (cache key) is the same, bad devices and unfitted encoders
+fail with a clear error, workers stop with the run."""
 
 from __future__ import annotations
 
@@ -75,6 +76,36 @@ def test_minilm_on_two_cpu_workers_matches_one(minilm_local, tmp_path: Path) -> 
         for name, value in mine.result.metrics.items():
             if isinstance(value, float):
                 assert theirs.result.metrics[name] == pytest.approx(value, abs=1e-6), name
+
+
+@pytest.mark.slow
+@pytest.mark.models
+def test_minilm_workers_run_one_devices_batches_bit_for_bit(minilm_local) -> None:
+    """The workers run the very batches one device runs (chunks of long texts
+    included, pooled in the parent): vectors equal bit for bit those of one process
+    with the workers' thread count (1 each here; a different thread count is a
+    different CPU kernel, as a different GPU model would be). The contiguous slices
+    used before differed by ~1.5e-7."""
+    import torch
+
+    from evaluators.encoders import get_encoder
+
+    short = minilm_local.texts[:200]
+    long = [" ".join(minilm_local.texts[i : i + 40]) for i in range(200, 1000, 40)]
+    texts = short + long  # 20 texts of ~1,000 tokens: chunk-and-pool
+    single = get_encoder("minilm", chunk=True)
+    items, owners = single.items(texts)
+    assert owners is not None and len(items) > len(texts) + 40
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        expected = single.encode(texts)
+    finally:
+        torch.set_num_threads(threads)
+    with get_encoder("minilm", chunk=True, devices=["cpu", "cpu"]) as multi:
+        assert multi._by_batches  # the model declares its batches
+        assert np.array_equal(multi.encode(texts), expected)
+        assert np.array_equal(multi.encode(texts[:1]), expected[:1])  # one batch: 1 worker
 
 
 def test_cli_devices_writes_the_results_of_one_device(demo_specs: list, tmp_path: Path) -> None:
