@@ -108,6 +108,36 @@ def test_minilm_workers_run_one_devices_batches_bit_for_bit(minilm_local) -> Non
         assert np.array_equal(multi.encode(texts[:1]), expected[:1])  # one batch: 1 worker
 
 
+@pytest.mark.slow
+@pytest.mark.models
+def test_a_transformers_model_on_workers_runs_the_same_batches(tmp_path: Path) -> None:
+    """The same for a bare model folder (a tiny random BERT, mean pooling over the raw
+    transformers model, 46-token budget): texts up to ~200 tokens, chunked."""
+    import torch
+
+    from evaluators.encoders import get_encoder
+    from tests.tiny_models import write_tiny_bert
+
+    words = [f"w{i}" for i in range(60)]
+    folder = write_tiny_bert(tmp_path / "bert", words)
+    rng = np.random.default_rng(0)
+    texts = [
+        ". ".join(" ".join(rng.choice(words, size=int(k))) for k in rng.integers(2, 30, size=m))
+        for m in rng.integers(1, 8, size=90)
+    ]
+    single = get_encoder(folder, chunk=True)
+    assert single.items(texts)[1] is not None  # some texts are chunked
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        expected = single.encode(texts)
+    finally:
+        torch.set_num_threads(threads)
+    with get_encoder(folder, chunk=True, devices=["cpu", "cpu"]) as multi:
+        assert multi._by_batches and multi.identity() == single.identity()
+        assert np.array_equal(multi.encode(texts), expected)
+
+
 def test_cli_devices_writes_the_results_of_one_device(demo_specs: list, tmp_path: Path) -> None:
     from evaluators.cli import main
 
