@@ -78,6 +78,21 @@ def test_minilm_on_two_cpu_workers_matches_one(minilm_local, tmp_path: Path) -> 
                 assert theirs.result.metrics[name] == pytest.approx(value, abs=1e-6), name
 
 
+def _workers_threads(encoder, texts: list[str]) -> np.ndarray:
+    """``encoder.encode(texts)`` in this process with torch on the thread count of each
+    of two CPU workers (half the cores: 1 on a 2-core machine)."""
+    import os
+
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(max(1, (os.cpu_count() or 1) // 2))
+    try:
+        return encoder.encode(texts)
+    finally:
+        torch.set_num_threads(threads)
+
+
 @pytest.mark.slow
 @pytest.mark.models
 def test_minilm_workers_run_one_devices_batches_bit_for_bit(minilm_local) -> None:
@@ -86,8 +101,6 @@ def test_minilm_workers_run_one_devices_batches_bit_for_bit(minilm_local) -> Non
     with the workers' thread count (1 each here; a different thread count is a
     different CPU kernel, as a different GPU model would be). The contiguous slices
     used before differed by ~1.5e-7."""
-    import torch
-
     from evaluators.encoders import get_encoder
 
     short = minilm_local.texts[:200]
@@ -96,12 +109,7 @@ def test_minilm_workers_run_one_devices_batches_bit_for_bit(minilm_local) -> Non
     single = get_encoder("minilm", chunk=True)
     items, owners = single.items(texts)
     assert owners is not None and len(items) > len(texts) + 40
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        expected = single.encode(texts)
-    finally:
-        torch.set_num_threads(threads)
+    expected = _workers_threads(single, texts)
     with get_encoder("minilm", chunk=True, devices=["cpu", "cpu"]) as multi:
         assert multi._by_batches  # the model declares its batches
         assert np.array_equal(multi.encode(texts), expected)
@@ -113,8 +121,6 @@ def test_minilm_workers_run_one_devices_batches_bit_for_bit(minilm_local) -> Non
 def test_a_transformers_model_on_workers_runs_the_same_batches(tmp_path: Path) -> None:
     """The same for a bare model folder (a tiny random BERT, mean pooling over the raw
     transformers model, 46-token budget): texts up to ~200 tokens, chunked."""
-    import torch
-
     from evaluators.encoders import get_encoder
     from tests.tiny_models import write_tiny_bert
 
@@ -127,12 +133,7 @@ def test_a_transformers_model_on_workers_runs_the_same_batches(tmp_path: Path) -
     ]
     single = get_encoder(folder, chunk=True)
     assert single.items(texts)[1] is not None  # some texts are chunked
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        expected = single.encode(texts)
-    finally:
-        torch.set_num_threads(threads)
+    expected = _workers_threads(single, texts)
     with get_encoder(folder, chunk=True, devices=["cpu", "cpu"]) as multi:
         assert multi._by_batches and multi.identity() == single.identity()
         assert np.array_equal(multi.encode(texts), expected)
