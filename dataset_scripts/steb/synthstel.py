@@ -190,6 +190,15 @@ SYNTHSTEL_CITATION = """@inproceedings{patel-etal-2025-styledistance,
 }"""
 
 
+_SOURCE = {  # both SynthSTEL datasets come from one Hub snapshot
+    "source_url": "https://huggingface.co/datasets/StyleDistance/synthstel",
+    "license": "MIT",
+    "raw_format": "Hub dataset snapshot: data/train-00000-of-00001.parquet and "
+    "data/test-00000-of-00001.parquet with columns positive, negative, feature, "
+    "feature_clean",
+    "citation": SYNTHSTEL_CITATION,
+}
+
 DATASETS = (
     steb_dataset(
         name="SynthSTEL_feature",
@@ -198,12 +207,7 @@ DATASETS = (
         bucket="feature",
         definitional=("linguistic_features", "content_independence"),
         counts={ORDER: SampleCount(32, 200, 6_400)},
-        source_url="https://huggingface.co/datasets/StyleDistance/synthstel",
-        license="MIT",
-        raw_format="Hub dataset snapshot: data/train-00000-of-00001.parquet and "
-        "data/test-00000-of-00001.parquet with columns positive, negative, feature, "
-        "feature_clean",
-        citation=SYNTHSTEL_CITATION,
+        **_SOURCE,
         builder=build_feature,
         protocol=_protocol(register=False),
     ),
@@ -215,12 +219,7 @@ DATASETS = (
         bucket="register",
         definitional=("register", "content_independence"),
         counts={ORDER: SampleCount(8, 200, 1_600)},
-        source_url="https://huggingface.co/datasets/StyleDistance/synthstel",
-        license="MIT",
-        raw_format="Hub dataset snapshot: data/train-00000-of-00001.parquet and "
-        "data/test-00000-of-00001.parquet with columns positive, negative, feature, "
-        "feature_clean",
-        citation=SYNTHSTEL_CITATION,
+        **_SOURCE,
         builder=build_register,
         protocol=_protocol(register=True),
     ),

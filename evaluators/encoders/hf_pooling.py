@@ -360,7 +360,7 @@ class _TransformersEncoder(TokenizerMixin, BaseEncoder):
         texts = list(texts)
         output = np.zeros((len(texts), self.dim), dtype=np.float32)
         with torch.inference_mode():
-            for batch in length_sorted_batches(texts, self.batch_size):
+            for batch in self.forward_groups(texts):
                 encoded = self.tokenizer(
                     [texts[i] for i in batch],
                     padding=True,

@@ -71,8 +71,8 @@ def _worker(
         from evaluators.encoders.chunking import model_items
 
         model = model_items(encoder, [])[0]
-        groups = callable(getattr(model, "forward_groups", None))
-        conn.send(("ready", (encoder_identity(encoder), pooling, groups)))
+        declares_batches = callable(getattr(model, "forward_groups", None))
+        conn.send(("ready", (encoder_identity(encoder), pooling, declares_batches)))
     except BaseException as error:  # report any start-up failure to the parent
         conn.send(("error", f"{type(error).__name__}: {error}"))
         return
@@ -170,10 +170,10 @@ class MultiDeviceEncoder(BaseEncoder):
             if not conn.poll(START_TIMEOUT):
                 self.close()
                 raise StylebenchError(f"{spec} on {device}: no answer in {START_TIMEOUT:.0f} s")
-            _kind, (identity, pooling, groups) = self._receive(conn, device)
+            _kind, (identity, pooling, declares_batches) = self._receive(conn, device)
             identities.append(identity)
             self.episode_pooling = pooling  # an episode-reading model (LUAR) stays one
-            self._by_batches = groups  # the model declares its batches: spread those
+            self._by_batches = declares_batches  # spread the model's own batches
         if any(identity != identities[0] for identity in identities):
             self.close()
             raise StylebenchError(f"{spec}: the devices {self.devices} load different models")

@@ -34,8 +34,8 @@ ADDRESS_LINE = "RAY_HEAD_ADDRESS "
 
 
 def driver_env(token: str) -> dict[str, str]:
-    """What a process needs in its environment to start or join the cluster (and, for
-    the cluster's own processes, ``RAY_TMPDIR``)."""
+    """What a process needs in its environment to start or join the cluster (the
+    cluster's own processes also get ``RAY_TMPDIR``, set by :class:`RayHead`)."""
     return {
         "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",  # loopback (read when ray is imported)
         "RAY_AUTH_MODE": "token",
