@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from datasets import Features
 
+
 def to_features(columns: Mapping[str, str]) -> Features:
     """``datasets.Features`` of ``{column: type}``; a type is a ``datasets.Value`` dtype
     (``"string"``, ``"int8"``, ``"bool"``, ...) or ``"list<dtype>"`` for a sequence."""
