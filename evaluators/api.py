@@ -244,24 +244,30 @@ def evaluate(
             )
         plan.append((task, tables[config]))
     model, name = _encoder(encoder)
+    sampling = Sampling(episode_size, per_class)
+    if not sampling.is_default and all(
+        EVALUATORS[task].sampling_problem(sampling) for task, _ in plan
+    ):
+        raise DataError(
+            f"episode_size={episode_size!r}, per_class={per_class!r} apply to none of "
+            f"the tasks {', '.join(t for t, _ in plan)}"
+        )
+    if hasattr(model, "fit") and not getattr(model, "is_fitted", False):
+        # before the Runner: the encoder identity of a TF-IDF model needs its vocabulary
+        from evaluators.tasks import get_evaluator
+
+        model.fit(
+            list(dict.fromkeys(t for task, table in plan for t in get_evaluator(task).texts(table)))
+        )
     runner = Runner(
         model,
         name,
         cache_dir=Path(cache_dir) if cache_dir else None,
         seed=seed,
         progress=progress,
-        sampling=Sampling(episode_size, per_class),
+        sampling=sampling,
         submetrics=submetrics,
     )
-    if not runner.sampling.is_default and all(
-        EVALUATORS[task].sampling_problem(runner.sampling) for task, _ in plan
-    ):
-        raise DataError(
-            f"episode_size={episode_size!r}, per_class={per_class!r} apply to none of "
-            f"the tasks {', '.join(t for t, _ in plan)}"
-        )
     plan = [(runner.evaluator(task), table) for task, table in plan]
-    if hasattr(model, "fit") and not getattr(model, "is_fitted", False):
-        model.fit(list(dict.fromkeys(t for ev, table in plan for t in ev.texts(table))))
     lookup, _ = runner.lookup_for(plan, label=data.name)
     return [evaluator.evaluate(table, lookup) for evaluator, table in plan]

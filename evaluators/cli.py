@@ -315,6 +315,7 @@ def run(
             batch_size=batch_size,
             devices=parse_devices(devices) if devices else None,
         )
+        fit_if_needed(encoder, specs, fit_corpus)  # before the identity: TF-IDF's needs its vocabulary
         identity = encoder_identity(encoder)
         if identity.get("routed_by"):  # a bare model path or hub id: how STEB routing read it
             console.print(f"[dim]{model}: {identity['routed_by']}[/dim]")
@@ -324,7 +325,6 @@ def run(
                 "served model (the server truncates long texts at its own limit; "
                 "--truncate says so and silences this)[/dim]"
             )
-        fit_if_needed(encoder, specs, fit_corpus)
         runner = Runner(
             encoder,
             model,
