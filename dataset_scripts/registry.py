@@ -134,7 +134,9 @@ def resolve(name: str) -> tuple[list[DatasetSpec], str | None]:
     """
     specs = all_datasets()
     repos = releases()
-    repo, _, config = name.partition(":")
+    from dataset_scripts.core.dataset_ids import split_config
+
+    repo, config = split_config(name)
     if config:
         for spec in repos.get(repo, []):
             if spec.config == config:

@@ -58,8 +58,10 @@ def resolve_ref(ref: str) -> tuple[str, str | None]:
     """
     if Path(ref).exists():
         return ref, None
-    repo, sep, config = ref.rpartition(":")
-    if sep and config and (Path(repo).is_dir() or repo.count("/") == 1):
+    from dataset_scripts.core.dataset_ids import split_config
+
+    repo, config = split_config(ref)
+    if config and (Path(repo).is_dir() or repo.count("/") == 1):
         return repo, config  # a folder or Hub repo, and one of its configs
     if ref.count("/") == 1:
         from dataset_scripts.registry import all_datasets, deprecation_note

@@ -29,6 +29,7 @@ from evaluators.encoders.base import (
     embed_episodes,
     encoder_identity,
 )
+from evaluators.results.record import ResultRecord
 from evaluators.tasks import (
     DEFAULT_SEED,
     EVALUATORS,
@@ -158,6 +159,7 @@ class Runner:
         self.protocol = check_protocol(protocol)
         self.batch_size = batch_size
         self.progress = progress
+        self._dim: int | None = None  # the embedding dimension, once vectors exist
 
     def embed(
         self, texts: Sequence[str], label: str = "", encode: Any = None
@@ -165,6 +167,7 @@ class Runner:
         """Vectors for ``texts``: each unique text is looked up in the cache and only the
         missing ones are encoded (by ``encode``, default the encoder's), in committed
         batches."""
+        own = encode is None
         encode = encode or self.encoder.encode
         started = time.perf_counter()
         unique = list(dict.fromkeys(texts))
@@ -194,6 +197,8 @@ class Runner:
                 f"{self.model_name}: cached vectors have mixed dimensions {sorted(dims)}"
             )
         matrix = np.stack([found[t] for t in unique]) if unique else np.zeros((0, 0), np.float32)
+        if unique and own:
+            self._dim = int(matrix.shape[1])
         stats.seconds = time.perf_counter() - started
         return EmbeddingLookup(unique, matrix), stats
 
@@ -312,22 +317,24 @@ class Runner:
 
     def _finished(self, task_type: str, table: Table) -> RunRecord | None:
         """The stored record of this task when it matches model, seed and data."""
+        from evaluators.results.record import load_record
+
         path = self.result_path(table.name, task_type)
         if path is None or not path.is_file():
             return None
         try:
-            payload = json.loads(path.read_text())
-        except (OSError, json.JSONDecodeError):
+            stored = load_record(path)
+        except DataError:
             return None  # a torn or foreign file is recomputed
+        details = stored.details
         if (
-            payload.get("model", {}).get("identity")
-            != json.loads(json.dumps(self.identity, default=str))
-            or payload.get("seed") != self.seed
-            or payload.get("details", {}).get("protocol") != protocol_record(self.protocol)
-            or not self._same_sampling(task_type, payload.get("details", {}))
-            or payload.get("dataset", {}).get("fingerprint") != table.fingerprint
-            or payload.get("dataset", {}).get("config") != table.config
-            or payload.get("versions", {}).get("stylebench") != package_versions().get("stylebench")
+            stored.model.identity != json.loads(json.dumps(self.identity, default=str))
+            or stored.seed != self.seed
+            or details.get("protocol") != protocol_record(self.protocol)
+            or not self._same_sampling(task_type, details)
+            or stored.dataset.fingerprint != table.fingerprint
+            or stored.dataset.config != table.config
+            or stored.versions.get("stylebench") != package_versions().get("stylebench")
         ):
             return None
         result = TaskResult(
@@ -335,19 +342,19 @@ class Runner:
             dataset=table.name,
             config=table.config,
             split=table.split,
-            main_score_name=payload["main_score_name"],
-            main_score=payload["main_score"],
-            metrics=payload["metrics"],
-            counts=payload["counts"],
-            seed=payload["seed"],
-            details=payload.get("details", {}),
+            main_score_name=stored.main_score_name,
+            main_score=stored.main_score,
+            metrics=stored.metrics,
+            counts=stored.counts,
+            seed=stored.seed,
+            details=details,
+            items=stored.items,
         )
-        embedding = payload.get("embedding", {})
         stats = EmbeddingStats(
-            n_texts=embedding.get("texts", 0),
-            n_unique=embedding.get("unique_texts", 0),
+            n_texts=stored.embedding.get("texts", 0),
+            n_unique=stored.embedding.get("unique_texts", 0),
             n_encoded=0,
-            n_from_cache=embedding.get("unique_texts", 0),
+            n_from_cache=stored.embedding.get("unique_texts", 0),
         )
         return RunRecord(
             result,
@@ -369,46 +376,92 @@ class Runner:
         have = {name: v.get("classes") for name, v in details.get("submetrics", {}).items()}
         return wanted == have
 
-    def _write(self, record: RunRecord) -> Path | None:
-        if self.out_dir is None:
-            return None
-        result = record.result
-        path = self.result_path(result.dataset, result.task_type)
-        assert path is not None
-        path.parent.mkdir(parents=True, exist_ok=True)
-        payload = {
-            "model": {"name": self.model_name, "identity": self.identity},
-            "dataset": {
-                "name": result.dataset,
-                "ref": record.extra["ref"],
-                "id": record.extra.get("id", ""),
-                "repo": record.extra.get("repo", ""),
-                "config": result.config,
-                "schema": record.extra.get("schema", result.config),
-                "split": result.split,
-                "fingerprint": record.extra["fingerprint"],
-            },
-            "task": result.task_type,
-            "main_score_name": result.main_score_name,
-            "main_score": result.main_score,
-            "metrics": result.metrics,
-            "counts": result.counts,
-            "embedding": {
+    def result_record(self, record: RunRecord) -> ResultRecord:
+        """The typed result record of one evaluated task (:mod:`evaluators.results.record`)."""
+        from evaluators.results.ids import result_dataset_id
+        from evaluators.results.record import (
+            DatasetInfo,
+            ModelInfo,
+            ResultRecord,
+            hardware,
+            run_settings,
+        )
+
+        result, extra = record.result, record.extra
+        ref = str(extra.get("ref", ""))
+        details = result.details
+        return ResultRecord(
+            task=result.task_type,
+            dataset=DatasetInfo(
+                name=result.dataset,
+                ref=ref,
+                id=result_dataset_id(str(extra.get("id", "")), result.dataset, ref),
+                repo=str(extra.get("repo", "")),
+                config=result.config,
+                schema=str(extra.get("schema", result.config)),
+                split=result.split,
+                fingerprint=str(extra.get("fingerprint", "")),
+                revision=extra.get("revision"),
+            ),
+            model=ModelInfo(name=self.model_name, identity=self.identity, **self.model_meta),
+            main_score_name=result.main_score_name,
+            main_score=result.main_score,
+            metrics=result.metrics,
+            seed=result.seed,
+            run=run_settings(
+                details.get("protocol"),
+                result.seed,
+                details.get("sampling"),
+                {n: v.get("classes") for n, v in (details.get("submetrics") or {}).items()},
+            ),
+            counts=result.counts,
+            embedding={
                 "texts": record.embedding.n_texts,
                 "unique_texts": record.embedding.n_unique,
                 "texts_encoded": record.embedding.n_encoded,
                 "texts_from_cache": record.embedding.n_from_cache,
             },
-            "timings": {
+            timings={
                 "encode_seconds": round(record.embedding.seconds, 4),
                 "evaluation_seconds": round(record.evaluation_seconds, 4),
             },
-            "seed": result.seed,
-            "versions": package_versions(),
-            "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
-            "details": result.details,
-        }
-        tmp = path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(payload, indent=2, default=str))
-        tmp.replace(path)
-        return path
+            execution={"batch_size": self.batch_size},
+            versions=package_versions(),
+            hardware=hardware(),
+            created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+            details=details,
+            items=result.items,
+        )
+
+    @property
+    def model_meta(self) -> dict[str, Any]:
+        """What the encoder says of itself for the record's ``model`` block (revision,
+        parameters, maximum tokens), where it says it; the embedding dimension is the
+        vectors' own, set by :meth:`embed`."""
+        meta: dict[str, Any] = {"embedding_dim": self._dim}
+        identity = self.identity
+        meta["revision"] = identity.get("revision") or identity.get("content_hash")
+        for key, attributes in (
+            ("n_parameters", ("n_parameters", "num_parameters")),
+            ("max_tokens", ("max_tokens", "max_seq_length")),
+        ):
+            value = next(
+                (
+                    getattr(self.encoder, a)
+                    for a in attributes
+                    if isinstance(getattr(self.encoder, a, None), int)
+                ),
+                identity.get(key),
+            )
+            meta[key] = value if isinstance(value, int) else None
+        return meta
+
+    def _write(self, record: RunRecord) -> Path | None:
+        if self.out_dir is None:
+            return None
+        from evaluators.results.record import write_record
+
+        result = record.result
+        path = self.result_path(result.dataset, result.task_type)
+        assert path is not None
+        return write_record(self.result_record(record), path)

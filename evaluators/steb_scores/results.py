@@ -1,15 +1,12 @@
 """Read the runner's result JSON files (``<out>/<model>/<dataset>/<task>.json``) into
 flat :class:`Score` records keyed by STEB hub id, and look up catalogue metadata.
 
-The dataset of a result is identified by the hub id recorded in the built folder's
-``stylebench_build.json`` when the result's ``dataset.ref`` is a local folder, else by
-the ref itself when it is a Hub id (``steb/NAME``), else by the folder name with ``__``
-read as ``/`` (the convention of ``stylebench build`` output folders).
+The dataset of a result is the id its record holds (``dataset.id``, resolved once when
+the run wrote it, or when a version-1 file is migrated: :mod:`evaluators.results.ids`).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -18,9 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from dataset_scripts.core.errors import DataError, StylebenchError
-from dataset_scripts.core.hub_folder import read_build_info
-from dataset_scripts.core.spec import DatasetSpec, hub_id_of_folder
+from dataset_scripts.core.errors import StylebenchError
+from dataset_scripts.core.spec import DatasetSpec
 
 UnitScores = tuple[list[float], list[int]]
 STEB_TOTAL_DATASETS = 96  # paper Sec. 3 / Table 15
@@ -59,25 +55,6 @@ def catalogue() -> dict[str, DatasetSpec]:
     return {spec.hub_id: spec for spec in steb_datasets()}
 
 
-def hub_id_for(name: str, ref: str | None = None) -> str:
-    """The hub id of a result's dataset (see the module docstring)."""
-    if ref:
-        folder = Path(ref)
-        hub_id = read_build_info(folder).get("hub_id")
-        if hub_id:
-            return str(hub_id)
-        is_hub_id = ref.count("/") == 1 and "__" not in ref and not ref.startswith((".", "/"))
-        if is_hub_id and not folder.exists():
-            return ref
-    if "/" in name:
-        return name
-    if "__" in name:
-        return hub_id_of_folder(name)
-    if f"{STEB_PREFIX}{name}" in catalogue():
-        return f"{STEB_PREFIX}{name}"
-    return name
-
-
 def _units(details: Any) -> dict[str, UnitScores]:
     """``details["units"][metric]``: a list of per-unit scores, or the compact histogram
     ``{"values": [...], "counts": [...]}``; anything else is ignored."""
@@ -114,32 +91,24 @@ def _cis(details: Any) -> tuple[dict[str, tuple[float, float]], int]:
 
 
 def read_result(path: Path) -> Score:
-    """One result file; DataError naming the file and the missing field otherwise."""
-    try:
-        payload = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as error:
-        raise DataError(f"{path}: not a readable result JSON ({error})") from None
-    try:
-        model = payload["model"]["name"]
-        dataset = payload["dataset"]
-        task = payload["task"]
-        main_name = payload["main_score_name"]
-        metrics = {k: float(v) for k, v in payload["metrics"].items() if v is not None}
-    except (KeyError, TypeError, ValueError) as error:
-        raise DataError(f"{path}: result JSON lacks or mistypes field {error}") from None
-    if main_name not in metrics:
-        raise DataError(f"{path}: main score {main_name!r} is not among its metrics")
-    cis, ci_units = _cis(payload.get("details"))
+    """One result file (any record version, :mod:`evaluators.results.record`); DataError
+    naming the file and the missing field otherwise."""
+    from evaluators.results.record import load_record
+
+    return score_of(load_record(path), path)
+
+
+def score_of(record: Any, path: Path | None = None) -> Score:
+    """The :class:`Score` view of a :class:`~evaluators.results.record.ResultRecord`."""
+    cis, ci_units = _cis(record.details)
     return Score(
-        model=str(model),
-        # a release config records the STEB dataset it is ("id"); older files do not
-        dataset=str(dataset.get("id") or "")
-        or hub_id_for(str(dataset.get("name", "")), dataset.get("ref")),
-        task=str(task),
-        main_score_name=str(main_name),
-        metrics=metrics,
-        seed=payload.get("seed"),
-        units=_units(payload.get("details")),
+        model=record.model.name,
+        dataset=record.dataset_id,
+        task=record.task,
+        main_score_name=record.main_score_name,
+        metrics=record.metrics,
+        seed=record.seed,
+        units=_units(record.details),
         path=path,
         cis=cis,
         ci_units=ci_units,

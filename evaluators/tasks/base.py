@@ -122,6 +122,8 @@ class TaskResult:
     counts: dict[str, int]
     seed: int
     details: dict[str, Any] = field(default_factory=dict)
+    # per-unit data for the result record (evaluators.results.items); None: not kept
+    items: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -193,6 +195,9 @@ class TaskEvaluator(ABC):
 
     def evaluate(self, table: Table, embed: EmbeddingLookup) -> TaskResult:
         metrics, counts, details = self.compute(table, embed)
+        items = details.pop("items", None)
+        if items is not None and "omitted" in items:
+            details["items_omitted"], items = items["omitted"], None
         details = {
             "protocol": protocol_record(self.protocol),
             "sampling": self.sampling.requested(),
@@ -213,6 +218,7 @@ class TaskEvaluator(ABC):
             counts=counts,
             seed=self.seed,
             details=details,
+            items=items,
         )
 
     def subset_metrics(self, table: Table, embed: EmbeddingLookup) -> dict[str, Any]:

@@ -26,6 +26,7 @@ import numpy as np
 from dataset_scripts.core.schemas import CLUSTERING
 from evaluators.data import Table
 from evaluators.metric_math import v_measure
+from evaluators.results.items import make_items
 from evaluators.tasks.base import (
     CI_ALPHA,
     CI_N_BOOT,
@@ -145,4 +146,8 @@ class ClusteringEvaluator(TaskEvaluator):
         metrics = v_measure(assignments, labels)
         counts["n_labels"] = n_clusters
         details["ci95"] = v_measure_ci(assignments, np.asarray(labels), self.seed)
+        codes = np.unique(np.asarray(labels), return_inverse=True)[1]
+        details["items"] = make_items(
+            "assignment", "texts", {"labels": (codes, "i4"), "clusters": (assignments, "i4")}
+        )
         return dict(metrics), counts, details

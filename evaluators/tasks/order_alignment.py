@@ -42,6 +42,7 @@ from evaluators.metric_math.alignment import (
     solver_item_accuracies,
     tie_aware_item_accuracies,
 )
+from evaluators.results.items import make_items
 from evaluators.tasks.base import (
     EmbeddingLookup,
     TaskEvaluator,
@@ -224,6 +225,11 @@ class OrderAlignmentEvaluator(TaskEvaluator):
         ci = mean_ci("distractor_accuracy", unit_distractor, "pairs", self.seed)
         ci["accuracy"] = mean_ci("accuracy", unit_plain, "pairs", self.seed)["accuracy"]
         details: dict[str, Any] = {"per_group": per_group, "units": units, "ci95": ci}
+        details["items"] = make_items(
+            "mean",
+            "pairs",
+            {"accuracy": (unit_plain, "f8"), "distractor_accuracy": (unit_distractor, "f8")},
+        )
         if episodes is not None:
             details["sampling"] = episodes.record
         return metrics, counts, details

@@ -34,6 +34,7 @@ import numpy as np
 from dataset_scripts.core.schemas import ALL_TO_ALL, PREDEFINED
 from evaluators.data import Table
 from evaluators.metric_math import roc_auc, roc_summary
+from evaluators.results.items import make_items
 from evaluators.tasks.base import (
     CI_N_BOOT,
     DEFAULT_SEED,
@@ -158,6 +159,29 @@ def all_pairs_influence_ci(scores: np.ndarray, same: np.ndarray, n_texts: int) -
             "(first-order text bootstrap) plus the pair-level DeLong term"
         ),
     }
+
+
+def text_auc_items(scores: np.ndarray, same: np.ndarray, n_texts: int) -> dict[str, Any]:
+    """Per-text units of an all-to-all AUROC for the result record
+    (:mod:`evaluators.results.items`, kind ``text_auc``): each text's sum of the
+    placement values of its positive pairs (their total over texts is twice the AUROC's
+    numerator) and its influence ``psi`` (as in :func:`all_pairs_influence_ci`)."""
+    placement, positive, auc = placement_values(scores, same)
+    n_pos, n_neg = int(positive.sum()), int((~positive).sum())
+    first, second = np.triu_indices(n_texts, k=1)
+    on_positive = np.where(positive, placement, 0.0)
+    per_text = np.bincount(first, on_positive, n_texts) + np.bincount(second, on_positive, n_texts)
+    contribution = np.where(positive, (placement - auc) / n_pos, (placement - auc) / n_neg)
+    psi = np.bincount(first, contribution, n_texts) + np.bincount(second, contribution, n_texts)
+    return make_items(
+        "text_auc",
+        "texts",
+        {
+            "placement": (per_text, "f8"),
+            "psi": (psi, "f8"),
+            "n_positive_pairs": ([n_pos], "i4"),
+        },
+    )
 
 
 def predefined_pairs_ci(
@@ -308,6 +332,7 @@ class AllToAllPairsEvaluator(TaskEvaluator):
         metrics = pair_metrics(scores, same)
         counts |= {"n_pairs": int(scores.size), "n_positive_pairs": int(same.sum())}
         details["ci95"] = all_pairs_influence_ci(scores, same, len(labels))
+        details["items"] = text_auc_items(scores, same, len(labels))
         details["per_label"] = per_label_pair_metrics(scores, labels, len(labels))
         return metrics, counts, details
 
@@ -330,5 +355,10 @@ class PredefinedPairsEvaluator(TaskEvaluator):
         scores = np.einsum("ij,ij->i", left, right).astype(np.float32).astype(np.float32)
         labels = np.asarray([row["label"] for row in table.rows], dtype=np.int8)
         counts = {"n_pairs": len(labels), "n_positive_pairs": int(labels.sum())}
-        details = {"ci95": delong_ci(scores, labels)}
+        details = {
+            "ci95": delong_ci(scores, labels),
+            "items": make_items(
+                "auc", "pairs", {"scores": (scores, "f8"), "labels": (labels, "i4")}
+            ),
+        }
         return pair_metrics(scores, labels), counts, details

@@ -43,6 +43,7 @@ import numpy as np
 from dataset_scripts.core.errors import DataError
 from dataset_scripts.core.schemas import PROBING, probing_features
 from evaluators.data import Table
+from evaluators.results.items import make_items
 from evaluators.tasks.base import (
     CI_N_BOOT,
     DEFAULT_SEED,
@@ -266,5 +267,10 @@ class ProbingEvaluator(TaskEvaluator):
             "probe": probe,
             "l2_strength": chosen,
             "ci95": probing_ci(correct, self.seed),
+            "items": make_items(
+                "probing",
+                "test texts",
+                {f"correct_{feature}": (hits, "bits") for feature, hits in correct.items()},
+            ),
         }
         return metrics, counts, details

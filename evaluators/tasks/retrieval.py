@@ -22,6 +22,7 @@ import numpy as np
 from dataset_scripts.core.schemas import RETRIEVAL
 from evaluators.data import Table
 from evaluators.metric_math.retrieval import all_match_scores
+from evaluators.results.items import make_items
 from evaluators.tasks.base import (
     EmbeddingLookup,
     TaskEvaluator,
@@ -129,6 +130,9 @@ class RetrievalEvaluator(TaskEvaluator):
         units = {name: unit_histogram(values) for name, values in per_query.items()}
         ci = mean_ci("mrr", per_query["mrr"], "queries", self.seed)
         details: dict[str, Any] = {"units": units, "ci95": ci}
+        details["items"] = make_items(
+            "mean", "queries", {name: (values, "f8") for name, values in per_query.items()}
+        )
         if formed is not None:
             counts["n_documents_used"] = int(formed[1].used.size)
             details["sampling"] = formed[1].record

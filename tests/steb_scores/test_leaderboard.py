@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from dataset_scripts.core.errors import DataError
 from dataset_scripts.steb.catalog import steb_datasets
 from evaluators.cli import cli, main
+from evaluators.results.ids import legacy_dataset_id as hub_id_for
 from evaluators.steb_scores.benchmarks import (
     BENCHMARKS,
     benchmark_datasets,
@@ -26,7 +27,7 @@ from evaluators.steb_scores.leaderboard import (
     to_markdown,
 )
 from evaluators.steb_scores.model_card import card_metadata_yaml, model_index
-from evaluators.steb_scores.results import hub_id_for, load_results, read_result
+from evaluators.steb_scores.results import load_results, read_result
 from evaluators.steb_scores.summary import summarize
 from tests.steb_scores.helpers import score, write_result
 

@@ -1,0 +1,296 @@
+"""The one typed result record of stylebench: what a (model, dataset, task) run produced,
+written by the runner, read back by every reader (resume, STEB scores, reports, the
+results repository, comparisons), versioned and migrated.
+
+Layout (``schema_version`` 2; a file without ``schema_version`` is version 1, the
+runner's dict before this module, and is migrated on read):
+
+``schema_version``, ``task``, ``dataset`` (``name``, ``ref`` as given, ``id`` the STEB
+dataset id, ``repo`` the Hub repo, ``config``, ``schema``, ``split``, ``fingerprint`` of
+the rows, ``revision`` of the build when known), ``model`` (``name``, ``identity``,
+``revision``, ``n_parameters``, ``embedding_dim``, ``max_tokens``), ``run`` (the settings
+that decide the numbers: ``protocol``, ``seed``, ``sampling``, ``submetrics``),
+``main_score_name``, ``main_score``, ``metrics``, ``counts``, ``embedding``
+(``texts``, ``unique_texts``, ``texts_encoded``, ``texts_from_cache``), ``timings``,
+``execution`` (batch size, devices: how it ran, not what it computed), ``seed``,
+``versions``, ``hardware``, ``created_at``, ``details`` (CIs in ``details.ci95``,
+per-group scores, sampling), ``items`` (per-unit data,
+:mod:`evaluators.results.items`).
+
+:meth:`ResultRecord.stable_json` leaves out what differs between two runs of the same
+work (timings, timestamps, cache hits, execution, hardware): the CLI, the Python API, the
+demo, Ray and the Space give byte-identical stable JSON for the same run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dataset_scripts.core.errors import DataError
+
+SCHEMA_VERSION = 2
+# top-level fields that describe one execution, not the result (see stable_json)
+VOLATILE = ("timings", "execution", "hardware", "created_at")
+VOLATILE_EMBEDDING = ("texts_encoded", "texts_from_cache")
+REQUIRED = ("model", "dataset", "task", "main_score_name", "main_score", "metrics")
+
+
+@dataclass
+class DatasetInfo:
+    name: str
+    ref: str = ""
+    id: str = ""  # the STEB dataset id (steb/pan23_style_change_hard), when it is one
+    repo: str = ""  # the Hub repo the rows come from (or a folder's recorded hub id)
+    config: str = ""
+    schema: str = ""
+    split: str | None = None
+    fingerprint: str = ""
+    revision: str | None = None
+
+
+@dataclass
+class ModelInfo:
+    name: str
+    identity: dict[str, Any] = field(default_factory=dict)
+    revision: str | None = None
+    n_parameters: int | None = None
+    embedding_dim: int | None = None
+    max_tokens: int | None = None
+
+
+@dataclass
+class ResultRecord:
+    task: str
+    dataset: DatasetInfo
+    model: ModelInfo
+    main_score_name: str
+    main_score: float
+    metrics: dict[str, float]
+    seed: int
+    run: dict[str, Any] = field(default_factory=dict)
+    counts: dict[str, Any] = field(default_factory=dict)
+    embedding: dict[str, int] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+    execution: dict[str, Any] = field(default_factory=dict)
+    versions: dict[str, str] = field(default_factory=dict)
+    hardware: dict[str, Any] = field(default_factory=dict)
+    created_at: str = ""
+    details: dict[str, Any] = field(default_factory=dict)
+    items: dict[str, Any] | None = None
+    schema_version: int = SCHEMA_VERSION
+    migrated_from: int | None = None
+
+    # ------------------------------------------------------------------ JSON
+    def to_dict(self) -> dict[str, Any]:
+        payload = {
+            "schema_version": self.schema_version,
+            "model": _json_safe(asdict(self.model)),
+            "dataset": asdict(self.dataset),
+            "task": self.task,
+            "run": _json_safe(self.run),
+            "main_score_name": self.main_score_name,
+            "main_score": self.main_score,
+            "metrics": self.metrics,
+            "counts": self.counts,
+            "embedding": self.embedding,
+            "timings": self.timings,
+            "execution": _json_safe(self.execution),
+            "seed": self.seed,
+            "versions": self.versions,
+            "hardware": self.hardware,
+            "created_at": self.created_at,
+            "details": _json_safe(self.details),
+            "items": self.items,
+        }
+        if self.migrated_from is not None:
+            payload["migrated_from"] = self.migrated_from
+        return payload
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, default=str)
+
+    def stable_dict(self) -> dict[str, Any]:
+        """:meth:`to_dict` without what differs between two executions of the same run."""
+        payload = self.to_dict()
+        for key in VOLATILE:
+            payload.pop(key, None)
+        payload["embedding"] = {
+            k: v for k, v in payload["embedding"].items() if k not in VOLATILE_EMBEDDING
+        }
+        return payload
+
+    def stable_json(self) -> str:
+        return json.dumps(self.stable_dict(), indent=2, default=str)
+
+    @classmethod
+    def from_dict(cls, payload: dict[str, Any], source: str = "<record>") -> ResultRecord:
+        """A record from its JSON dict; a version-1 dict (no ``schema_version``) is
+        migrated; DataError naming ``source`` and the field otherwise."""
+        if not isinstance(payload, dict):
+            raise DataError(
+                f"{source}: a result record is a JSON object, not {type(payload).__name__}"
+            )
+        version = payload.get("schema_version", 1)
+        if version == 1:
+            payload = migrate_v1(payload)
+        elif version != SCHEMA_VERSION:
+            raise DataError(
+                f"{source}: result schema_version {version!r} is not known to this stylebench "
+                f"(it reads 1 and {SCHEMA_VERSION}); upgrade stylebench"
+            )
+        for key in REQUIRED:
+            if key not in payload:
+                raise DataError(f"{source}: result record lacks field {key!r}")
+        try:
+            model, dataset = payload["model"], payload["dataset"]
+            if not isinstance(model, dict) or not isinstance(model.get("name"), str):
+                raise DataError(f"{source}: result record lacks field 'model.name'")
+            if not isinstance(dataset, dict):
+                raise DataError(f"{source}: result record field 'dataset' is not an object")
+            record = cls(
+                task=str(payload["task"]),
+                dataset=DatasetInfo(
+                    **{"name": "", **{k: dataset[k] for k in _fields(DatasetInfo) if k in dataset}}
+                ),
+                model=ModelInfo(**{k: model.get(k) for k in _fields(ModelInfo) if k in model}),
+                main_score_name=str(payload["main_score_name"]),
+                main_score=float(payload["main_score"]),
+                metrics={k: float(v) for k, v in payload["metrics"].items() if v is not None},
+                seed=payload.get("seed"),
+                run=dict(payload.get("run") or {}),
+                counts=dict(payload.get("counts") or {}),
+                embedding=dict(payload.get("embedding") or {}),
+                timings=dict(payload.get("timings") or {}),
+                execution=dict(payload.get("execution") or {}),
+                versions=dict(payload.get("versions") or {}),
+                hardware=dict(payload.get("hardware") or {}),
+                created_at=str(payload.get("created_at") or ""),
+                details=dict(payload.get("details") or {}),
+                items=payload.get("items"),
+                migrated_from=payload.get("migrated_from"),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise DataError(f"{source}: result record lacks or mistypes field {error}") from None
+        if record.main_score_name not in record.metrics:
+            raise DataError(
+                f"{source}: main score {record.main_score_name!r} is not among its metrics"
+            )
+        return record
+
+    @classmethod
+    def from_json(cls, text: str, source: str = "<record>") -> ResultRecord:
+        try:
+            payload = json.loads(text)
+        except (json.JSONDecodeError, RecursionError) as error:
+            raise DataError(f"{source}: not a readable result JSON ({error})") from None
+        return cls.from_dict(payload, source)
+
+    # ------------------------------------------------------------------ use
+    @property
+    def ci95(self) -> dict[str, Any] | None:
+        """The 95 % intervals the task recorded (``details.ci95``: per metric, unit, method)."""
+        return self.details.get("ci95")
+
+    @property
+    def dataset_id(self) -> str:
+        """The id scores and leaderboards key the result by: the STEB dataset id, else
+        the repo (with ``:config`` for a config of a release), else the name."""
+        return self.dataset.id or self.dataset.repo or self.dataset.name
+
+    def rederived_main_score(self) -> float:
+        """The main score recomputed from :attr:`items` (ValueError when not kept)."""
+        from evaluators.results.items import rederive
+
+        if self.items is not None:
+            return rederive(self.items, self.main_score_name)
+        units = self.details.get("units", {}).get(self.main_score_name)
+        if isinstance(units, dict) and units.get("counts"):  # version 1: a histogram
+            values, counts = units["values"], units["counts"]
+            return float(sum(v * c for v, c in zip(values, counts, strict=True)) / sum(counts))
+        raise ValueError("the record keeps no per-item data to re-derive its main score from")
+
+
+def _fields(cls: type) -> list[str]:
+    return list(cls.__dataclass_fields__)
+
+
+def _json_safe(value: Any) -> Any:
+    """``value`` through a JSON round trip (numpy scalars, paths and tuples become JSON
+    types), so a record compares equal to the one read back from its file."""
+    return json.loads(json.dumps(value, default=str))
+
+
+def migrate_v1(payload: dict[str, Any]) -> dict[str, Any]:
+    """A version-1 result dict (the runner's before the record) as version 2: the run
+    settings are read from ``details`` (protocol, sampling, submetrics) and the seed, the
+    dataset id by the old fallback chain when the file did not record it, no per-item
+    data (the histograms in ``details.units`` still re-derive the mean scores)."""
+    out = dict(payload)
+    details = dict(payload.get("details") or {})
+    dataset = dict(payload.get("dataset") or {})
+    if not dataset.get("id"):
+        from evaluators.results.ids import legacy_dataset_id
+
+        dataset["id"] = legacy_dataset_id(str(dataset.get("name", "")), dataset.get("ref"))
+    out["dataset"] = dataset
+    out["run"] = run_settings(
+        details.get("protocol"),
+        payload.get("seed"),
+        details.get("sampling"),
+        {n: v.get("classes") for n, v in (details.get("submetrics") or {}).items()},
+    )
+    out["schema_version"] = SCHEMA_VERSION
+    out["migrated_from"] = 1
+    out.setdefault("items", None)
+    return out
+
+
+def run_settings(protocol: Any, seed: Any, sampling: Any, submetrics: Any) -> dict[str, Any]:
+    """The ``run`` block: the settings that decide a result's numbers."""
+    return {
+        "protocol": protocol,
+        "seed": seed,
+        "sampling": sampling,
+        "submetrics": submetrics or {},
+    }
+
+
+def hardware() -> dict[str, Any]:
+    """Where a result was computed (not part of its stable JSON)."""
+    return {
+        "machine": platform.machine(),
+        "processor": platform.processor() or None,
+        "system": platform.system(),
+        "cpu_count": os.cpu_count(),
+    }
+
+
+def load_record(path: Path) -> ResultRecord:
+    """One result file; DataError naming the file otherwise."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise DataError(f"{path}: not a readable result JSON ({error})") from None
+    return ResultRecord.from_json(text, str(path))
+
+
+def write_record(record: ResultRecord, path: Path) -> Path:
+    """Write atomically: a uniquely named temporary file beside ``path``, then
+    ``os.replace`` (two runs writing the same result never share a temporary file)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(record.to_json())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
