@@ -56,9 +56,8 @@ def COMMAND() -> None:
     "fprs",
     type=float,
     multiple=True,
-    default=(0.01,),
-    show_default=True,
-    help="FPR budget(s) for TPR@FPR; repeatable.",
+    default=(),
+    help="FPR budget(s) for TPR@FPR; repeatable. Default: 0.01 (--protocol raid: 0.05 and 0.01).",
 )
 @click.option("--resamples", type=int, default=1000, show_default=True, help="Bootstrap resamples.")
 @click.option("--seed", type=int, default=42, show_default=True)
@@ -79,7 +78,47 @@ def COMMAND() -> None:
 @click.option(
     "--reference", default=None, help="Fast-DetectGPT sampling / Binoculars observer model."
 )
-@click.option("--machine-label", default=None, help="hf:<model>: the machine class.")
+@click.option(
+    "--machine-label",
+    default=None,
+    help="The label value that means machine (any convention, e.g. 0); give --human-label too. "
+    "Any other value in the label column is then an error listing them.",
+)
+@click.option("--human-label", default=None, help="The label value that means human (e.g. 1).")
+@click.option(
+    "--hf-machine-class",
+    default=None,
+    help="hf:<model>: the classifier's machine class (name or index).",
+)
+@click.option(
+    "--duplicates",
+    type=click.Choice(["drop", "together"]),
+    default="drop",
+    show_default=True,
+    help="Exact duplicates (after whitespace/Unicode normalisation): drop all but the first, or "
+    "keep them on one side of every split. Counted either way.",
+)
+@click.option(
+    "--conflicts",
+    type=click.Choice(["exclude", "keep"]),
+    default="exclude",
+    show_default=True,
+    help="Texts that occur under both labels: exclude every copy, or keep them. Counted.",
+)
+@click.option(
+    "--protocol",
+    type=click.Choice(["default", "raid"]),
+    default="default",
+    show_default=True,
+    help="raid: RAID's protocol (per-domain thresholds on human texts, TPR for every "
+    "combination of the group columns plus 'all', null where a domain cannot reach the FPR).",
+)
+@click.option(
+    "--domain-column",
+    default=None,
+    help="--protocol raid: the column whose values get their own threshold (default: "
+    "'domain' if it is a --group-column; without one the set is one domain).",
+)
 @click.option("--max-tokens", type=int, default=512, show_default=True)
 @click.option("--batch-size", type=int, default=8, show_default=True, help="LM batch size.")
 @click.option("--device", default="cpu", show_default=True)
@@ -109,6 +148,12 @@ def run_cmd(
     model: str,
     reference: str | None,
     machine_label: str | None,
+    human_label: str | None,
+    hf_machine_class: str | None,
+    duplicates: str,
+    conflicts: str,
+    protocol: str,
+    domain_column: str | None,
     max_tokens: int,
     batch_size: int,
     device: str,
@@ -126,6 +171,14 @@ def run_cmd(
     from evaluators.detect.run import run_detection
 
     console = Console()
+    fprs = fprs or ((0.05, 0.01) if protocol == "raid" else (0.01,))
+    if protocol == "raid":
+        if domain_column is None and "domain" in group_columns:
+            domain_column = "domain"
+        if domain_column is not None and domain_column not in group_columns:
+            group_columns = (domain_column, *group_columns)
+    elif domain_column is not None:
+        raise click.UsageError("--domain-column applies to --protocol raid")
     dataset = load_detection_set(
         data,
         text_column=text_column,
@@ -137,6 +190,10 @@ def run_cmd(
         sample=sample,
         seed=seed,
         split=hf_split,
+        machine_label=machine_label,
+        human_label=human_label,
+        duplicates=duplicates,
+        conflicts=conflicts,
     )
     out = out or Path("stylebench_results") / "detect" / (Path(data).name.split(".")[0] or "data")
     n_h = dataset.labels.count(0)
@@ -168,11 +225,18 @@ def run_cmd(
             "max_tokens": max_tokens,
             "batch_size": batch_size,
             "device": device,
-            "machine_label": machine_label,
+            "machine_label": hf_machine_class,
         },
         log=console.print,
+        protocol=protocol,
+        domain_column=domain_column,
     )
     split = run.meta["split"]
+    if protocol == "raid":
+        _print_raid(console, run, dataset, fprs)
+        for kind, path in run.files.items():
+            console.print(f"{kind + ':':8} {path}")
+        return
     title = f"{dataset.name}: detectors, {resamples:,} bootstrap resamples (seed {seed})"
     if split["supervised"]:
         title += f"; held-out {split['n_test']:,} of {len(dataset):,} rows"
@@ -197,3 +261,36 @@ def run_cmd(
     console.print(table)
     for kind, path in run.files.items():
         console.print(f"{kind + ':':8} {path}")
+
+
+def _print_raid(console: object, run: object, dataset: object, fprs: tuple[float, ...]) -> None:
+    """The RAID records as a table (``-`` where the TPR is null) and the thresholds."""
+    from rich.table import Table
+
+    from evaluators.detect.raid import tpr_key
+    from evaluators.detect.report import fpr_label
+
+    groups = list(dataset.groups)  # type: ignore[attr-defined]
+    split = run.meta["split"]  # type: ignore[attr-defined]
+    title = f"{dataset.name}: RAID protocol (per-domain thresholds on human texts)"  # type: ignore[attr-defined]
+    if split["supervised"]:
+        title += f"; held-out {split['n_test']:,} of {len(dataset):,} rows"  # type: ignore[arg-type]
+    table = Table(title=title)
+    for column in ("detector", *groups, "human", "machine", "AUROC"):
+        table.add_column(column)
+    for f in fprs:
+        table.add_column(fpr_label(f))
+    for r in run.records:  # type: ignore[attr-defined]
+        cells = [r["detector"], *(r[g] for g in groups), f"{r['n_human']:,}", f"{r['n_machine']:,}"]
+        cells.append("-" if r["auroc"] is None else f"{r['auroc']:.3f}")
+        cells += ["-" if r[tpr_key(f)] is None else f"{r[tpr_key(f)]:.3f}" for f in fprs]
+        table.add_row(*cells)
+    console.print(table)  # type: ignore[attr-defined]
+    for name, per_fpr in run.meta["raid"]["thresholds"].items():  # type: ignore[attr-defined]
+        for key, per_domain in per_fpr.items():
+            missed = [d for d, c in per_domain.items() if not c["reachable"]]
+            if missed:
+                console.print(  # type: ignore[attr-defined]
+                    f"{name} {key}: null (the target cannot be met on the human texts) for "
+                    f"domain(s) {', '.join(missed)}"
+                )

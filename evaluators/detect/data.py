@@ -8,8 +8,14 @@ quartet folder has both, and its ``label`` holds the regime name):
 * a ``regime`` column (ARB): ``Human`` is negative, every other regime (``Free-LLM``,
   ``H2L``, ``LLM2L``, ...) positive; the regime is then also a group column.
 
+Any other convention is named with ``machine_label`` / ``human_label`` (CLI
+``--machine-label`` / ``--human-label``, given together): the column's values are compared
+as text after stripping (``1.0`` reads as ``1``), and a column holding any value besides the
+two named ones is an error listing every such value and the first row of each.
+
 Rows with an empty text or label are dropped and counted; an unknown label value is an
-error naming the row and the value.
+error naming the row and the value. Exact duplicates are dropped (first kept) and texts
+under both labels excluded, by default, and counted (:mod:`.leaks`).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
 from dataset_scripts.custom.readers import read_source
+from evaluators.detect.leaks import scan_duplicates
 
 HUMAN_VALUES = frozenset({"human", "0", "0.0", "false", "real", "human-written", "human_written"})
 MACHINE_VALUES = frozenset(
@@ -55,6 +62,7 @@ class DetectionSet:
     dropped: dict[str, int] = field(default_factory=dict)
     label_column: str = "label"
     split_keys: list[str] | None = None  # --split-by: rows sharing a value stay together
+    leaks: dict[str, int] = field(default_factory=dict)  # what leaks.scan_duplicates found
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -70,10 +78,53 @@ class DetectionSet:
             dict(self.dropped),
             self.label_column,
             None if self.split_keys is None else [self.split_keys[i] for i in index],
+            dict(self.leaks),
         )
 
 
-def parse_label(value: object, where: str, column: str) -> int:
+def label_text(value: object) -> str:
+    """A label value as text: stripped, an integer-valued float without its ``.0``."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    text = str(value).strip()
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    return str(int(number)) if number.is_integer() and "." in text else text
+
+
+def label_mapping(
+    machine_label: object | None, human_label: object | None
+) -> dict[str, int] | None:
+    """``{human value: 0, machine value: 1}`` from ``--human-label``/``--machine-label``
+    (both or neither), or None for the default vocabulary."""
+    if machine_label is None and human_label is None:
+        return None
+    if machine_label is None or human_label is None:
+        given, missing = (
+            ("--machine-label", "--human-label")
+            if human_label is None
+            else ("--human-label", "--machine-label")
+        )
+        raise DataError(f"{given} needs {missing} too (name both label values)")
+    machine, human = label_text(machine_label), label_text(human_label)
+    if machine == human:
+        raise DataError(f"--machine-label and --human-label are both {machine!r}")
+    return {human: 0, machine: 1}
+
+
+def parse_label(
+    value: object, where: str, column: str, mapping: dict[str, int] | None = None
+) -> int:
+    if mapping is not None:
+        found = mapping.get(label_text(value))
+        if found is None:
+            raise DataError(
+                f"{where}: {column} {label_text(value)!r:.60} is neither of "
+                f"{', '.join(repr(k) for k in mapping)}"
+            )
+        return found
     text = str(value).strip()
     if column == "regime":
         return 0 if text == HUMAN_REGIME else 1
@@ -107,10 +158,16 @@ def load_detection_set(
     sample: int | None = None,
     seed: int = 42,
     split: str | None = None,
+    machine_label: object | None = None,
+    human_label: object | None = None,
+    duplicates: str = "drop",
+    conflicts: str = "exclude",
 ) -> DetectionSet:
     """Read a human/machine set (see the module docstring). ``sample`` keeps a seeded,
     label-stratified sample of that many rows (``random.Random(seed)``, source order
-    kept), for a quick run on a large set."""
+    kept), for a quick run on a large set; it is drawn after duplicates are handled
+    (``duplicates``/``conflicts``: :func:`evaluators.detect.leaks.scan_duplicates`)."""
+    mapping = label_mapping(machine_label, human_label)
     src = read_source(source, label_from="folder", split=split)
     columns = src.columns
     if label_column is None:
@@ -133,6 +190,7 @@ def load_detection_set(
     dropped: Counter[str] = Counter()
     texts, labels, ids, splits, keys = [], [], [], [], []
     group_values: dict[str, list[str]] = {g: [] for g in groups}
+    unknown: dict[str, str] = {}  # label value outside the mapping -> its first row
     for index, (where, row) in enumerate(src.rows):
         text, label = row.get(text_column), row.get(label_column)
         if not _present(text):
@@ -143,7 +201,10 @@ def load_detection_set(
             continue
         if not isinstance(text, str):
             raise DataError(f"{where}: {text_column!r} holds {type(text).__name__}, expected text")
-        labels.append(parse_label(label, where, label_column))
+        if mapping is not None and label_text(label) not in mapping:
+            unknown.setdefault(label_text(label), where)
+            continue
+        labels.append(parse_label(label, where, label_column, mapping))
         texts.append(text.strip())
         ids.append(str(row[id_column]) if id_column else str(index))
         for g in groups:
@@ -156,6 +217,15 @@ def load_detection_set(
             if value not in ("train", "test"):
                 raise DataError(f"{where}: {split_column} {value!r} is not 'train' or 'test'")
             splits.append(value)
+    if unknown:
+        assert mapping is not None
+        listed = "; ".join(f"{v!r:.40} (first at {w})" for v, w in list(unknown.items())[:10])
+        more = f" and {len(unknown) - 10} more" if len(unknown) > 10 else ""
+        raise DataError(
+            f"{source}: {label_column} holds {len(unknown)} value(s) besides the human "
+            f"label and the machine label ({', '.join(repr(k) for k in mapping)}): "
+            f"{listed}{more}"
+        )
     data = DetectionSet(
         Path(str(source)).name,
         texts,
@@ -167,6 +237,7 @@ def load_detection_set(
         label_column,
         keys if split_by else None,
     )
+    data = _handle_duplicates(data, duplicates, conflicts)
     if sample is not None and sample < len(data):
         data = _stratified_sample(data, sample, seed)
     counts = Counter(data.labels)
@@ -176,6 +247,25 @@ def load_detection_set(
             "and 1 machine text"
         )
     return data
+
+
+def _handle_duplicates(data: DetectionSet, duplicates: str, conflicts: str) -> DetectionSet:
+    """Drop exact duplicates and exclude conflicting texts, or keep them (:mod:`.leaks`);
+    kept copies stay on one side of the split (:mod:`.split`)."""
+    from dataset_scripts.core.errors import StylebenchError
+
+    try:
+        scan = scan_duplicates(data.texts, data.labels, duplicates=duplicates, conflicts=conflicts)
+    except ValueError as error:
+        raise StylebenchError(str(error)) from None
+    kept = data.subset(scan.keep)
+    kept.dropped.update(scan.dropped)
+    kept.leaks = {
+        "exact_duplicate_rows": scan.duplicate_rows,
+        "conflicting_label_texts": scan.conflict_texts,
+        "conflicting_label_rows": scan.conflict_rows,
+    }
+    return kept
 
 
 def _stratified_sample(data: DetectionSet, n: int, seed: int) -> DetectionSet:

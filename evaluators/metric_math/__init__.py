@@ -16,6 +16,8 @@ function                                  used by
 :func:`eer`, :func:`roc_curve`,           (``auroc`` module: :func:`roc_summary`)
 :func:`roc_summary`
 :func:`tpr_at_fpr`                        ARB's TPR@1%FPR (``tpr_at_fpr`` module)
+:func:`fpr_threshold`                     ``detect run --protocol raid`` (per-domain
+                                          thresholds on human texts only)
 :func:`v_measure`                         STEB clustering (``v_measure`` module)
 :func:`macro_accuracy`                    Valla AA (``macro_accuracy`` module)
 :func:`order_alignment_accuracy`,         STEB order alignment
@@ -35,7 +37,15 @@ from .alignment import (
     item_accuracies,
     order_alignment_accuracy,
 )
-from .binary import eer, partial_auc, roc_auc, roc_curve, roc_summary, tpr_at_fpr
+from .binary import (
+    eer,
+    fpr_threshold,
+    partial_auc,
+    roc_auc,
+    roc_curve,
+    roc_summary,
+    tpr_at_fpr,
+)
 from .classification import macro_accuracy
 from .clustering import contingency_counts, v_measure
 from .pan import pan_verification
@@ -50,6 +60,7 @@ __all__ = [
     "cosine_similarity_matrix",
     "eer",
     "first_relevant_ranks",
+    "fpr_threshold",
     "item_accuracies",
     "macro_accuracy",
     "order_alignment_accuracy",

@@ -38,8 +38,17 @@ from ._checks import (
     check_same_length,
     check_two_classes,
 )
+from .grid import fixed_sum
 
-__all__ = ["eer", "partial_auc", "roc_auc", "roc_curve", "roc_summary", "tpr_at_fpr"]
+__all__ = [
+    "eer",
+    "fpr_threshold",
+    "partial_auc",
+    "roc_auc",
+    "roc_curve",
+    "roc_summary",
+    "tpr_at_fpr",
+]
 
 
 def _validate(scores: ArrayLike, labels: ArrayLike) -> tuple[np.ndarray, np.ndarray, int, int]:
@@ -229,14 +238,14 @@ def partial_auc(scores: ArrayLike, labels: ArrayLike, max_fpr: float) -> float:
 
 def _partial_auc(fpr: np.ndarray, tpr: np.ndarray, m: float) -> float:
     if m == 1.0:  # the whole curve: scikit-learn returns the plain AUROC
-        return float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1])) / 2.0)
+        return float(fixed_sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]))) / 2.0
     stop = int(np.searchsorted(fpr, m, side="right"))  # fpr[stop-1] <= m < fpr[stop]
     x0, x1 = fpr[stop - 1], fpr[stop]
     y0, y1 = tpr[stop - 1], tpr[stop]
     y_m = y0 + (y1 - y0) * (m - x0) / (x1 - x0)
     x = np.append(fpr[:stop], m)
     y = np.append(tpr[:stop], y_m)
-    area = float(np.sum(np.diff(x) * (y[1:] + y[:-1])) / 2.0)
+    area = float(fixed_sum(np.diff(x) * (y[1:] + y[:-1]))) / 2.0
     min_area = 0.5 * m * m
     return float(0.5 * (1.0 + (area - min_area) / (m - min_area)))
 
@@ -303,6 +312,61 @@ def _max_false_positives(fpr: float, n_neg: int) -> int:
     return c
 
 
+def _unflagged_bound(neg: np.ndarray, target: float) -> Any:
+    """The ``(c+1)``-th largest negative, ``c`` the most false positives within ``target``:
+    a rule stays within the budget iff it leaves every score ``<=`` this unflagged."""
+    c = _max_false_positives(target, neg.size)  # 0 <= c < n_neg because target < 1
+    kth = neg.size - 1 - c
+    return np.partition(neg, kth)[kth]
+
+
+def fpr_threshold(negative_scores: ArrayLike, fpr: float = 0.01) -> dict[str, Any]:
+    """A threshold calibrated on negatives only (e.g. human texts), flagging as many of them
+    as a false-positive budget allows.
+
+    The rule is :func:`tpr_at_fpr`'s, without the positives: with ``v`` the
+    ``(c+1)``-th largest negative (``c`` the most false positives with ``c / n <= fpr``),
+    a case is flagged iff ``score > v``, which maximises the TPR of *any* positives within
+    the budget. ``threshold`` is the smallest float64 above ``v``, so the usual
+    ``score >= threshold`` flags exactly the same cases. Tied negatives cannot be split,
+    so ``achieved_fpr`` may fall below ``fpr``; it is 0 when ``fpr * n < 1`` or the top
+    ``c + 1`` negatives tie (``reachable`` is then False: no threshold flags any negative
+    within the budget, the case RAID reports as null).
+
+    Parameters
+    ----------
+    negative_scores : array-like of shape (n,)
+        Scores of the negatives (higher = more likely positive); at least one.
+    fpr : float, default 0.01
+        Target FPR, in the open interval (0, 1).
+
+    Returns
+    -------
+    dict
+        ``threshold`` (float), ``bound`` (``v``), ``achieved_fpr`` (``#{neg > v} / n``),
+        ``reachable`` (``achieved_fpr > 0``) and ``n_neg``.
+
+    Examples
+    --------
+    >>> r = fpr_threshold([0.1, 0.2, 0.3, 0.4], fpr=0.25)
+    >>> r["bound"], r["achieved_fpr"], r["reachable"], r["threshold"] > 0.3
+    (0.3, 0.25, True, True)
+    >>> fpr_threshold([0.1, 0.2, 0.3, 0.4], fpr=0.2)["reachable"]  # 1 of 4 is 25% > 20%
+    False
+    """
+    target = check_open_unit_interval(fpr, "fpr")
+    neg = as_scores(negative_scores, "negative_scores").astype(np.float64)
+    v = float(_unflagged_bound(neg, target))
+    achieved = int(np.count_nonzero(neg > v)) / neg.size
+    return {
+        "threshold": float(np.nextafter(v, np.inf)),
+        "bound": v,
+        "achieved_fpr": achieved,
+        "reachable": achieved > 0,
+        "n_neg": int(neg.size),
+    }
+
+
 def tpr_at_fpr(scores: ArrayLike, labels: ArrayLike, fpr: float = 0.01) -> dict[str, Any]:
     """True-positive rate at a false-positive-rate budget (e.g. ARB's TPR@1%FPR).
 
@@ -345,9 +409,7 @@ def tpr_at_fpr(scores: ArrayLike, labels: ArrayLike, fpr: float = 0.01) -> dict[
     s, y, n_pos, n_neg = _validate(scores, labels)
     neg = s[~y]
     pos = s[y]
-    c = _max_false_positives(target, n_neg)  # 0 <= c < n_neg because target < 1
-    kth = n_neg - 1 - c
-    v = np.partition(neg, kth)[kth]  # (c+1)-th largest negative: must stay unflagged
+    v = _unflagged_bound(neg, target)
     above = pos[pos > v]
     if above.size:
         threshold = above.min()

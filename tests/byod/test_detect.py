@@ -183,8 +183,10 @@ def test_real_detectrl_set(corpora: Path, tmp_path: Path) -> None:
     }  # fmt: skip
 
 
-GOLDEN_AUROC = 0.97947  # tf-idf + logistic regression, held-out half of the 600-row sample, seed 42
-GOLDEN_TPR = 0.80132
+# tf-idf + logistic regression, held-out half of the 600-row sample, seed 42; the set's one
+# exact duplicate is dropped before the sample is drawn (issue #30; before: 0.97947, 0.80132)
+GOLDEN_AUROC = 0.97618
+GOLDEN_TPR = 0.83444
 
 
 def test_split_column_and_text_folders(tmp_path: Path) -> None:
