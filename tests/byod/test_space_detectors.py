@@ -82,3 +82,57 @@ def test_scoring_stops_early_when_the_measured_rate_overruns() -> None:
     assert slow.calls == 2  # the load is not extrapolated; the first real batch is
     fast = _Slow()
     assert len(detectors.score_texts(fast, texts[:48], max_seconds=5.0)) == 48
+
+
+class _Constant:
+    """A detector scoring every text with one value (its own scale)."""
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+
+    def score(self, texts):
+        from tests.byod.conftest import MACHINE_WORDS
+
+        share = [sum(w in MACHINE_WORDS for w in t.split()) / len(t.split()) for t in texts]
+        return [self.value + s for s in share]
+
+
+def test_a_threshold_does_not_follow_the_visitor_to_another_detector(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """Issue #26 item 6: evaluate detector A, switch to B, score a text: B's score must not
+    be read against A's threshold (human texts read "flagged as machine-like")."""
+    import threading
+
+    from stylebench_space import ui
+
+    monkeypatch.setenv("STYLEBENCH_SPACE_HOME", str(tmp_path / "home"))
+    fakes = {"a": _Constant(-5.0), "b": _Constant(3.0)}  # b's scores all above a's threshold
+    monkeypatch.setattr(detectors, "get_detector", lambda name: (fakes[name], threading.Lock()))
+    monkeypatch.setattr(detectors, "check_time", lambda name, texts: 0.0)
+    path = tmp_path / "set.csv"
+    pd.DataFrame(detection_rows(150, 40)).to_csv(path, index=False)
+    _, _, threshold = ui.evaluate_detector("a", str(path))
+    assert threshold.endswith("(calibrated for a)") and float(threshold.split()[0]) < 0
+    score, verdict = ui.score_text("b", "honestly the bus was late", threshold)
+    assert score > float(threshold.split()[0])
+    assert "flagged as machine-like" not in verdict
+    assert "No calibrated threshold yet" in verdict
+    _, verdict = ui.score_text("a", "honestly the bus was late", threshold)
+    assert "against the 1%-FPR threshold" in verdict  # its own detector still uses it
+    _, verdict = ui.score_text("b", "honestly the bus was late", "2.5")  # typed: used as is
+    assert "flagged as machine-like" in verdict
+
+
+def test_heatmap_draws_dollar_names_literally_and_stays_bounded(tmp_path: Path) -> None:
+    """Issue #26 item 11: a `$` in a regime name broke mathtext; 399 generators drew a
+    70,000-pixel-wide image."""
+    from PIL import Image
+
+    rows = [[r"gen$\frac{1}{$", 10, 5, 0.5, 0.01, 0.7], ["cost $5 vs $10", 10, 5, 0.2, 0.0, 0.6]]
+    small = detectors.draw_heatmap(rows, "a $ title", tmp_path / "dollar.png")
+    assert Image.open(small).size[0] < 1000
+    many = [[f"gen-{i:03d}$", 10, 5, (i % 10) / 10, 0.01, 0.5] for i in range(399)]
+    path = detectors.draw_heatmap(many, "many", tmp_path / "many.png")
+    width, height = Image.open(path).size
+    assert width <= detectors.MAX_HEATMAP_INCHES * 110 + 1 and height < 1000

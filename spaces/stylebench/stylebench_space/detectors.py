@@ -14,6 +14,7 @@ Detectors come from the ARB back end (see :mod:`stylebench_space.backends`).
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 import uuid
@@ -168,25 +169,45 @@ def write_sample_csv(path: Path) -> Path:
     return path
 
 
-def _regime_of(row: dict[str, str], line: int) -> str:
-    """``regime`` as given, or from ``label`` (human/machine, 0/1; the machine rows take
-    their ``generator`` value when there is one, so each generator is its own row)."""
-    if "regime" in row:
+def _regime_of(row: dict[str, str], line: int, mapping: dict[str, int] | None = None) -> str:
+    """``regime`` as given, or from ``label`` (human/machine, 0/1, or the two values named
+    by ``mapping``; the machine rows take their ``generator`` value when there is one, so
+    each generator is its own row)."""
+    if "regime" in row and mapping is None:
         return row["regime"].strip()
     from dataset_scripts.core.errors import DataError
     from evaluators.detect.data import parse_label
 
+    column = "label" if "label" in row else "regime"
     try:
-        machine = parse_label(row["label"], f"detector set: row {line}", "label")
+        machine = parse_label(row[column], f"detector set: row {line}", column, mapping)
     except DataError as error:
         raise UserError(str(error)[:300]) from None
     return (row.get("generator", "").strip() or "machine") if machine else HUMAN
 
 
-def load_arb_set(path: str | Path | None) -> tuple[list[str], list[str]]:
+def _mapping(human_label: str | None, machine_label: str | None) -> dict[str, int] | None:
+    """The label names typed in the tab (both or neither; empty = the default vocabulary)."""
+    from dataset_scripts.core.errors import DataError
+    from evaluators.detect.data import label_mapping
+
+    human = (human_label or "").strip() or None
+    machine = (machine_label or "").strip() or None
+    try:
+        return label_mapping(machine, human)
+    except DataError as error:
+        raise UserError(str(error)) from None
+
+
+def load_arb_set(
+    path: str | Path | None, human_label: str | None = None, machine_label: str | None = None
+) -> tuple[list[str], list[str]]:
     """Texts and regimes of an uploaded CSV: columns ``text`` and either ``regime``
     (ARB: ``Human``, ``Free-LLM``, ...) or ``label`` (human/machine, as
-    ``stylebench detect run`` reads; optional ``generator``)."""
+    ``stylebench detect run`` reads; optional ``generator``). ``human_label`` /
+    ``machine_label`` name the two label values of any other convention (as
+    ``--human-label`` / ``--machine-label``)."""
+    mapping = _mapping(human_label, machine_label)
     rows = read_csv_upload(path, required=("text",), max_rows=MAX_SET_TEXTS, what="detector set")
     if "regime" not in rows[0] and "label" not in rows[0]:
         raise UserError(
@@ -197,7 +218,7 @@ def load_arb_set(path: str | Path | None) -> tuple[list[str], list[str]]:
     for line, row in enumerate(rows, start=2):
         if not (row.get("regime") or row.get("label") or "").strip():
             raise UserError(f"ARB set: row {line} has an empty regime")
-        text, regime = row["text"].strip(), _regime_of(row, line)
+        text, regime = row["text"].strip(), _regime_of(row, line, mapping)
         if not text:
             raise UserError(f"ARB set: row {line} has an empty text")
         if not regime:
@@ -279,6 +300,11 @@ class DetectorReport:
 
     columns = ("regime", "human texts", "regime texts", "TPR@1%FPR", "achieved FPR", "AUROC")
 
+    def threshold_text(self) -> str:
+        """The threshold as the tab shows it, naming the detector it was calibrated for
+        (:func:`parse_threshold` refuses it for another detector)."""
+        return f"{self.threshold!r} (calibrated for {self.detector})"
+
 
 def regime_metrics(
     scores: np.ndarray, regimes: Sequence[str], fpr: float = TARGET_FPR
@@ -311,18 +337,40 @@ def regime_metrics(
     return rows, threshold
 
 
+MAX_HEATMAP_REGIMES = 30  # columns drawn; the table lists every regime
+MAX_HEATMAP_INCHES = 16.0  # at 110 dpi: at most 1,760 pixels wide
+
+
+def plain_label(text: str, limit: int = 40) -> str:
+    """A name as matplotlib draws it literally: ``$`` escaped (no mathtext), shortened."""
+    text = str(text)
+    if len(text) > limit:
+        text = text[: limit - 1] + "\u2026"
+    return text.replace("$", r"\$")
+
+
 def draw_heatmap(report_rows: list[list[Any]], title: str, path: Path) -> Path:
-    """Regimes x (TPR@1%FPR, AUROC) heatmap with the values written in the cells."""
+    """Regimes x (TPR@1%FPR, AUROC) heatmap with the values written in the cells; at most
+    :data:`MAX_HEATMAP_REGIMES` columns (the first, in the table's order; the title says
+    so) and :data:`MAX_HEATMAP_INCHES` wide. Names are drawn literally (a ``$`` is not
+    mathtext)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    regimes = [r[0] for r in report_rows]
-    values = np.array([[r[3], r[5]] for r in report_rows], dtype=float).T
-    fig, ax = plt.subplots(figsize=(1.6 * len(regimes) + 2.5, 2.8))
+    shown = report_rows[:MAX_HEATMAP_REGIMES]
+    if len(report_rows) > len(shown):
+        title = f"{title} (first {len(shown)} of {len(report_rows)} regimes; the table lists all)"
+    regimes = [plain_label(r[0]) for r in shown]
+    values = np.array([[r[3], r[5]] for r in shown], dtype=float).T
+    width = min(1.6 * len(regimes) + 2.5, MAX_HEATMAP_INCHES)
+    fig, ax = plt.subplots(figsize=(width, 2.8 + (1.2 if len(regimes) > 8 else 0.0)))
     image = ax.imshow(values, vmin=0, vmax=1, cmap="viridis", aspect="auto")
-    ax.set_xticks(range(len(regimes)), regimes)
+    many = len(regimes) > 8
+    ax.set_xticks(
+        range(len(regimes)), regimes, rotation=60 if many else 0, ha="right" if many else "center"
+    )
     ax.set_yticks([0, 1], ["TPR@1%FPR", "AUROC"])
     for (i, j), value in np.ndenumerate(values):
         ax.text(
@@ -332,9 +380,9 @@ def draw_heatmap(report_rows: list[list[Any]], title: str, path: Path) -> Path:
             ha="center",
             va="center",
             color="white" if value < 0.6 else "black",
-            fontsize=10,
+            fontsize=10 if not many else 7,
         )
-    ax.set_title(title)
+    ax.set_title(plain_label(title, limit=160), fontsize=10)
     fig.colorbar(image, ax=ax, fraction=0.04)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -343,12 +391,17 @@ def draw_heatmap(report_rows: list[list[Any]], title: str, path: Path) -> Path:
 
 
 def evaluate_detector(
-    name: str, upload: str | Path | None, charts_dir: Path, built: str | None = None
+    name: str,
+    upload: str | Path | None,
+    charts_dir: Path,
+    built: str | None = None,
+    human_label: str | None = None,
+    machine_label: str | None = None,
 ) -> DetectorReport:
     """Score an ARB-style set (an uploaded CSV, else the built set ``built``) with detector
     ``name``: per-regime metrics and a heatmap."""
     if upload:
-        texts, regimes = load_arb_set(upload)
+        texts, regimes = load_arb_set(upload, human_label, machine_label)
     elif built:
         texts, regimes = load_built_set(built)
     else:
@@ -409,10 +462,20 @@ def verdict(score: float, threshold: float | None) -> str:
     )
 
 
-def parse_threshold(value: str | float | None) -> float | None:
-    """A threshold typed or set by an evaluation: empty = none, else a number."""
+_CALIBRATED = re.compile(r"^\s*(?P<value>\S+)\s+\(calibrated for (?P<name>.+)\)\s*$")
+
+
+def parse_threshold(value: str | float | None, detector: str | None = None) -> float | None:
+    """A threshold typed or set by an evaluation: empty = none, else a number. One set by
+    an evaluation names its detector (:meth:`DetectorReport.threshold_text`); for any other
+    ``detector`` it is no threshold (None), since scores of two detectors are not on one
+    scale."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
+    if isinstance(value, str) and (match := _CALIBRATED.match(value)):
+        if detector is not None and match["name"].strip() != detector:
+            return None
+        value = match["value"]
     try:
         return float(value)
     except (TypeError, ValueError):

@@ -105,22 +105,33 @@ def leaderboard(view: str) -> tuple[pd.DataFrame, str]:
 
 @guarded
 def evaluate_detector(
-    detector: str, upload: str | None, built: str | None = None
+    detector: str,
+    upload: str | None,
+    built: str | None = None,
+    human_label: str | None = None,
+    machine_label: str | None = None,
 ) -> tuple[pd.DataFrame, str | None, str]:
     """Per-regime TPR@1%FPR and AUROC of a detector on an ARB-style CSV (or a built ARB set);
-    the threshold at 1% FPR on the Human scores comes back as text (``inf`` when nothing can
-    be flagged)."""
+    the threshold at 1% FPR on the Human scores comes back as text naming the detector
+    (``inf`` when nothing can be flagged). ``human_label``/``machine_label``: the two label
+    values of any other convention."""
     report = detectors.evaluate_detector(
-        detector, upload, embedding.space_home() / "charts", built or None
+        detector,
+        upload,
+        embedding.space_home() / "charts",
+        built or None,
+        human_label,
+        machine_label,
     )
     table = pd.DataFrame(report.rows, columns=list(report.columns))
-    return table, str(report.heatmap) if report.heatmap else None, repr(report.threshold)
+    return table, str(report.heatmap) if report.heatmap else None, report.threshold_text()
 
 
 @guarded
 def score_text(detector: str, text: str, threshold: str | float | None) -> tuple[float, str]:
-    """Score one pasted text against a threshold (text or number; empty = none)."""
-    return detectors.score_pasted(detector, text, detectors.parse_threshold(threshold))
+    """Score one pasted text against a threshold (text or number; empty = none; one
+    calibrated for another detector = none)."""
+    return detectors.score_pasted(detector, text, detectors.parse_threshold(threshold, detector))
 
 
 @guarded
@@ -272,6 +283,9 @@ def _detector_tab() -> None:
                     allow_custom_value=True,
                     visible=bool(built_sets),
                 )
+                with gr.Row():
+                    human_label = gr.Textbox(label="Human label value (optional, e.g. 1)")
+                    machine_label = gr.Textbox(label="Machine label value (optional, e.g. 0)")
                 evaluate = gr.Button("Evaluate detector", variant="primary")
                 table = gr.Dataframe(
                     headers=list(detectors.DetectorReport.columns),
@@ -296,9 +310,11 @@ def _detector_tab() -> None:
         trigger(
             detectors.estimate_message, inputs=[detector, upload], outputs=estimate, api_name=False
         )
+    # a threshold belongs to the detector it was calibrated for
+    detector.change(lambda: "", outputs=threshold, api_name=False)
     evaluate.click(
         evaluate_detector,
-        inputs=[detector, upload, built],
+        inputs=[detector, upload, built, human_label, machine_label],
         outputs=[table, heatmap, threshold],
         api_name="evaluate_detector",
         concurrency_id=HEAVY,
