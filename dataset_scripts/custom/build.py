@@ -10,6 +10,7 @@ option, the counts and the dropped rows, and the exact command that rebuilds it.
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections import Counter
 from dataclasses import asdict, dataclass, fields
@@ -21,6 +22,7 @@ from dataset_scripts.custom import forming
 from dataset_scripts.custom.readers import FILE_DOCUMENT, Source, read_source
 
 # schemas a user can build from their own rows (the task types follow from the schema)
+_SAFE_NAME = re.compile(r"^(?!\.\.?$)[A-Za-z0-9._-]+$")
 SCHEMA_CHOICES = ("labelled_texts", "text_pairs", "style_sequences", "retrieval", "probing")
 
 
@@ -308,6 +310,16 @@ def build_from_source(
         raise DataError(
             f"--schema must be one of {', '.join(SCHEMA_CHOICES)}, got {options.schema!r}"
         )
+    if options.name is not None and not _SAFE_NAME.match(options.name):
+        raise DataError(
+            f"--name {options.name!r}: a dataset name is letters, digits, '.', '_' and '-' "
+            "(no '/' or '..'; it names a folder under --built-root)"
+        )
+    from dataset_scripts.core.hub_folder import check_out_dir
+
+    local = Path(str(source))
+    # the output may not be, hold or lie inside the input (it would replace its own input)
+    check_out_dir(Path(out), local if local.exists() else None, "the --from input")
     dropped: Counter[str] = Counter()
     label_from = (
         "none"

@@ -90,9 +90,10 @@ def test_previous_build_is_replaced_byte_identically(tmp_path, capsys) -> None:
     assert _cli(["build", DEMO, "--out", str(out)], capsys)[0] == 0
     first = _tree(out)
     assert json.loads((out / BUILD_INFO).read_text())["hub_id"] == DEMO
-    (out / "stale.txt").write_text("from an older build")
+    (out / "notes.txt").write_text("the user's own file")
     assert _cli(["build", DEMO, "--out", str(out)], capsys)[0] == 0
-    assert _tree(out) == first  # replaced as a whole: the stale file is gone
+    # the build's files are replaced byte for byte; the user's file is kept (issue 26, 2)
+    assert _tree(out) == {**first, "notes.txt": b"the user's own file"}
     assert _leftovers(tmp_path) == []
 
 
