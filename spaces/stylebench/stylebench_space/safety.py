@@ -35,6 +35,7 @@ MAX_ID_CHARS = 200
 
 # what the encoder dropdown offers besides the built-ins (typed values are validated)
 HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,95}/[A-Za-z0-9][A-Za-z0-9_.-]{0,95}$")
+CONFIG_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,95}$")
 _PREFIXES = ("st:", "hf:")
 _REFUSED_PREFIXES = ("causal:",)  # multi-GB causal LMs are not for a shared Space
 _REMOTE_CODE_MARKERS = ("trust_remote_code", "remote_code", "auto_map")
@@ -213,10 +214,18 @@ def resolve_dataset_id(ref: str) -> Path:
 
 
 def validate_dataset_id(ref: str) -> str:
-    """A Hub dataset id ``org/name`` (no paths)."""
+    """A Hub dataset id ``org/name``, optionally ``org/name:config`` (no paths)."""
     ref = (ref or "").strip()
-    if ".." in ref or ref.startswith(("/", "~", ".")) or not HUB_ID.match(ref):
-        raise UserError(f"{ref[:80]!r} is not a Hub dataset id like 'org/name'")
+    repo, sep, config = ref.partition(":")
+    if (
+        ".." in ref
+        or ref.startswith(("/", "~", "."))
+        or not HUB_ID.match(repo)
+        or (sep and not CONFIG_NAME.match(config))
+    ):
+        raise UserError(
+            f"{ref[:80]!r} is not a Hub dataset id like 'org/name' or 'org/name:config'"
+        )
     return ref
 
 
