@@ -38,7 +38,17 @@ from dataset_scripts.core.schemas import SCHEMAS, validate_rows
 from dataset_scripts.custom.build import BuildOptions, form_tables
 from dataset_scripts.custom.readers import Source, read_source
 from evaluators.data import DEFAULT_SPLIT, Table, available_configs, load_table
-from evaluators.tasks import DEFAULT_SEED, EVALUATORS, Sampling, TaskResult
+from evaluators.results.record import ResultRecord
+from evaluators.run_service import (
+    RunConfig,
+    load_encoder,
+    plan,
+    prepare_encoder,
+    run_specs,
+    runner_for,
+)
+from evaluators.runner import RunRecord, TaskSpec, check_sampling
+from evaluators.tasks import DEFAULT_SEED, EVALUATORS, Sampling, TaskResult, check_tasks
 
 __all__ = ["Dataset", "evaluate"]
 
@@ -188,18 +198,6 @@ class Dataset:
         return [t for c in self.tables for t in SCHEMAS[c].task_types if t in EVALUATORS]
 
 
-def _encoder(encoder: Any) -> tuple[Any, str]:
-    if isinstance(encoder, str):
-        from evaluators.encoders import get_encoder
-
-        return get_encoder(encoder), encoder
-    if not hasattr(encoder, "encode"):
-        raise TypeError(
-            f"an encoder needs an encode(list[str]) method; got {type(encoder).__name__}"
-        )
-    return encoder, getattr(encoder, "name", type(encoder).__name__)
-
-
 def evaluate(
     encoder: Any,
     dataset: Dataset | str | Path,
@@ -226,48 +224,77 @@ def evaluate(
     An encoder that must be fitted (TF-IDF) and is not yet is fitted on the evaluated
     texts, as ``stylebench run`` does without ``--fit-corpus``.
     """
-    from evaluators.runner import Runner
-
-    data = dataset if isinstance(dataset, Dataset) else Dataset.load(dataset)
-    wanted = list(tasks) if tasks is not None else data.task_types()
-    for task in wanted:
-        if task not in EVALUATORS:
-            raise DataError(f"unknown task {task!r}; known: {', '.join(EVALUATORS)}")
-    tables = {t.config: t for t in data.as_tables()}
-    plan = []
-    for task in wanted:
-        config = next((c for c in tables if task in SCHEMAS[c].task_types), None)
-        if config is None:
-            raise DataError(
-                f"{data.name}: task {task!r} needs a {'/'.join(s.name for s in SCHEMAS.values() if task in s.task_types)} "
-                f"table; the dataset has {', '.join(tables)}"
-            )
-        plan.append((task, tables[config]))
-    model, name = _encoder(encoder)
-    sampling = Sampling(episode_size, per_class)
-    if not sampling.is_default and all(
-        EVALUATORS[task].sampling_problem(sampling) for task, _ in plan
-    ):
-        raise DataError(
-            f"episode_size={episode_size!r}, per_class={per_class!r} apply to none of "
-            f"the tasks {', '.join(t for t, _ in plan)}"
-        )
-    if hasattr(model, "fit") and not getattr(model, "is_fitted", False):
-        # before the Runner: the encoder identity of a TF-IDF model needs its vocabulary
-        from evaluators.tasks import get_evaluator
-
-        model.fit(
-            list(dict.fromkeys(t for task, table in plan for t in get_evaluator(task).texts(table)))
-        )
-    runner = Runner(
-        model,
-        name,
-        cache_dir=Path(cache_dir) if cache_dir else None,
+    config = RunConfig(
         seed=seed,
+        sampling=Sampling(episode_size, per_class),
+        submetrics=dict(submetrics or {}),
+        tasks=tuple(tasks) if tasks is not None else None,
+        cache_dir=Path(cache_dir) if cache_dir else None,
         progress=progress,
-        sampling=sampling,
-        submetrics=submetrics,
     )
-    plan = [(runner.evaluator(task), table) for task, table in plan]
-    lookup, _ = runner.lookup_for(plan, label=data.name)
-    return [evaluator.evaluate(table, lookup) for evaluator, table in plan]
+    return [record.result for record in _run(encoder, dataset, config)]
+
+
+def run(
+    encoder: Any,
+    dataset: Dataset | str | Path,
+    tasks: Sequence[str] | None = None,
+    *,
+    out: str | Path | None = None,
+    seed: int = DEFAULT_SEED,
+    cache_dir: str | Path | None = None,
+    progress: bool = False,
+    episode_size: int | None = None,
+    per_class: int | str | None = None,
+    submetrics: dict[str, list[str]] | None = None,
+) -> list[ResultRecord]:
+    """As :func:`evaluate`, returning the typed result records
+    (:class:`evaluators.results.record.ResultRecord`, what ``stylebench run`` writes; also
+    written under ``out`` when given): the same records as the CLI for the same run."""
+    config = RunConfig(
+        seed=seed,
+        sampling=Sampling(episode_size, per_class),
+        submetrics=dict(submetrics or {}),
+        tasks=tuple(tasks) if tasks is not None else None,
+        cache_dir=Path(cache_dir) if cache_dir else None,
+        out_dir=Path(out) if out else None,
+        progress=progress,
+    )
+    model, name = load_encoder(encoder, config)
+    specs, tables = _plan(dataset, config)
+    prepare_encoder(model, specs, config, tables)
+    runner = runner_for(model, name, config)
+    return [runner.result_record(r) for r in runner.run(specs, tables=tables)]
+
+
+def _plan(
+    dataset: Dataset | str | Path, config: RunConfig
+) -> tuple[list[TaskSpec], dict[tuple[str, str, str | None], Table] | None]:
+    """The specs of an API run: a folder or Hub id is planned as ``stylebench run``
+    plans it (:func:`evaluators.run_service.plan`); a :class:`Dataset` in memory runs
+    each task on the first of its tables that serves it."""
+    if not isinstance(dataset, Dataset):
+        return plan([str(dataset)], config), None
+    check_tasks(config.tasks)
+    wanted = list(config.tasks) if config.tasks is not None else dataset.task_types()
+    tables = {t.config: t for t in dataset.as_tables()}
+    specs, by_key = [], {}
+    for task in wanted:
+        config_name = next((c for c in tables if task in SCHEMAS[c].task_types), None)
+        if config_name is None:
+            needs = "/".join(s.name for s in SCHEMAS.values() if task in s.task_types)
+            raise DataError(
+                f"{dataset.name}: task {task!r} needs a {needs} table; the dataset has "
+                f"{', '.join(tables)}"
+            )
+        table = tables[config_name]
+        specs.append(TaskSpec(table.dataset, task, config_name, table.split))
+        by_key[(table.dataset, config_name, table.split)] = table
+    check_sampling(config.sampling, specs)
+    return specs, by_key
+
+
+def _run(encoder: Any, dataset: Dataset | str | Path, config: RunConfig) -> list[RunRecord]:
+    model, name = load_encoder(encoder, config)
+    specs, tables = _plan(dataset, config)
+    return run_specs(model, name, specs, config, tables=tables)

@@ -252,12 +252,14 @@ def run(
 
     sampling = _sampling(episode_size, per_class)
     submetrics = parse_submetrics(submetric)
-    from evaluators.encoders import encoder_identity, get_encoder
+    from evaluators import run_service
+    from evaluators.encoders import encoder_identity
+    from evaluators.encoders.multi_device import parse_devices
+    from evaluators.paths import embedding_cache_dir
     from evaluators.report import render_table, summary_rows
-    from evaluators.runner import Runner, plan_tasks
 
     console = _console()
-    task_types = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else None
+    task_types = tuple(t.strip() for t in tasks.split(",") if t.strip()) if tasks else None
     refs = list(datasets)
     if benchmark:
         from evaluators.steb_scores.benchmarks import resolve_benchmark
@@ -269,18 +271,23 @@ def run(
             f"{built_root} (build more with `stylebench build --all`)"
         )
         refs += local
-    if not refs:
-        raise StylebenchError(
-            "nothing to evaluate: give --dataset or a --benchmark with built datasets"
-        )
-    specs = plan_tasks(refs, task_types)
-    if not specs:
-        raise StylebenchError(f"none of the tasks {task_types} applies to {', '.join(datasets)}")
-    from evaluators.encoders.multi_device import parse_devices
-    from evaluators.fit_corpus import fit_if_needed
-    from evaluators.paths import embedding_cache_dir
-
-    cache = None if no_cache else (cache_dir or embedding_cache_dir())
+    config = run_service.RunConfig(
+        seed=seed,
+        protocol=protocol,
+        sampling=sampling,
+        submetrics=submetrics,
+        tasks=task_types,
+        chunk=chunk,
+        batch_size=batch_size,
+        device=device,
+        devices=tuple(parse_devices(devices)) if devices else None,
+        fit_corpus=fit_corpus,
+        cache_dir=None if no_cache else (cache_dir or embedding_cache_dir()),
+        out_dir=out,
+        resume=resume,
+        progress=not no_progress,
+    )
+    specs = run_service.plan(refs, config)
     by_model: dict[str, list] = {}
     if ray_address:
         from evaluators.distributed import plan_jobs, run_on_ray
@@ -293,8 +300,8 @@ def run(
             f"datasets), {ray_cpus:g} CPU and {ray_gpus:g} GPU each, cluster {ray_address}"
         )
         by_model = run_on_ray(
-            models, specs, address=ray_address, out_dir=out, cache_dir=cache, seed=seed,
-            protocol=protocol, resume=resume, chunk=chunk, batch_size=batch_size,
+            models, specs, address=ray_address, out_dir=out, cache_dir=config.cache_dir,
+            seed=seed, protocol=protocol, resume=resume, chunk=chunk, batch_size=batch_size,
             device=device, fit_corpus=fit_corpus, num_cpus=ray_cpus, num_gpus=ray_gpus,
             progress=not no_progress, sampling=sampling, submetrics=submetrics,
         )  # fmt: skip
@@ -307,40 +314,20 @@ def run(
             + ", ".join(f"{node[:12]}: {n}" for node, n in nodes.items())
             + ")"
         )
-    for model in models if not ray_address else ():
-        encoder = get_encoder(
-            model,
-            chunk=chunk,
-            device=device,
-            batch_size=batch_size,
-            devices=parse_devices(devices) if devices else None,
-        )
-        fit_if_needed(encoder, specs, fit_corpus)  # before the identity: TF-IDF's needs its vocabulary
-        identity = encoder_identity(encoder)
-        if identity.get("routed_by"):  # a bare model path or hub id: how STEB routing read it
-            console.print(f"[dim]{model}: {identity['routed_by']}[/dim]")
-        if chunk and identity.get("pooling") == "server":
-            console.print(
-                f"[dim]{model}: texts are sent whole; chunk-and-pool does not apply to a "
-                "served model (the server truncates long texts at its own limit; "
-                "--truncate says so and silences this)[/dim]"
-            )
-        runner = Runner(
-            encoder,
-            model,
-            cache_dir=cache,
-            out_dir=out,
-            seed=seed,
-            progress=not no_progress,
-            protocol=protocol,
-            sampling=sampling,
-            submetrics=submetrics,
-        )
-        try:
-            by_model[model] = runner.run(specs, resume=resume)
-        finally:
-            if hasattr(encoder, "close"):
-                encoder.close()  # worker processes of --devices, served-model connections
+    else:
+
+        def announce(model: str, encoder: object) -> None:
+            identity = encoder_identity(encoder)
+            if identity.get("routed_by"):  # a bare model path or hub id: how STEB routing read it
+                console.print(f"[dim]{model}: {identity['routed_by']}[/dim]")
+            if chunk and identity.get("pooling") == "server":
+                console.print(
+                    f"[dim]{model}: texts are sent whole; chunk-and-pool does not apply to a "
+                    "served model (the server truncates long texts at its own limit; "
+                    "--truncate says so and silences this)[/dim]"
+                )
+
+        by_model = run_service.run(list(models), specs, config, on_encoder=announce)
     console.print(render_table(summary_rows(by_model)))
     for record in (r for records in by_model.values() for r in records):
         how = (

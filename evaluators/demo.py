@@ -14,7 +14,8 @@ from dataset_scripts.demo.source_text import SENTENCES
 from dataset_scripts.registry import get_dataset
 from evaluators.encoders import get_encoder, list_encoders
 from evaluators.report import chance_levels, plot_scores, summary_rows, write_csv
-from evaluators.runner import Runner, RunRecord, plan_tasks
+from evaluators.run_service import RunConfig, plan, run_specs
+from evaluators.runner import RunRecord
 
 DEMO_MODELS = ("tfidf-ngrams", "function-words", "stylometric", "minilm")
 # the demo table also shows plain order-alignment accuracy beside the distractor score
@@ -61,21 +62,15 @@ def run_demo(out: Path, models: list[str] | None = None, progress: bool = True) 
         models, skipped = available_demo_models()
     else:
         skipped = {}
-    specs = plan_tasks([str(dataset_dir)])
+    config = RunConfig(cache_dir=out / "cache", out_dir=out / "results", progress=progress)
+    specs = plan([str(dataset_dir)], config)
     records: dict[str, list[RunRecord]] = {}
     timings: dict[str, dict[str, float]] = {}
     for name in models:
         started = time.perf_counter()
         encoder = make_encoder(name)
         loaded = time.perf_counter() - started
-        runner = Runner(
-            encoder,
-            name,
-            cache_dir=out / "cache",
-            out_dir=out / "results",
-            progress=progress,
-        )
-        records[name] = runner.run(specs)
+        records[name] = run_specs(encoder, name, specs, config)
         stats = {id(r.embedding): r.embedding for r in records[name]}.values()
         timings[name] = {
             "load": loaded,

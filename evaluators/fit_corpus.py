@@ -8,7 +8,7 @@ in plan order (as the STEB authors' code does).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +17,11 @@ from evaluators.runner import TaskSpec
 from evaluators.tasks import get_evaluator
 
 
-def fit_corpus_texts(specs: Sequence[TaskSpec], fit_corpus: Path | None = None) -> list[str]:
-    """The texts to fit on (see the module docstring)."""
+def fit_corpus_texts(
+    specs: Sequence[TaskSpec], fit_corpus: Path | None = None, tables: Mapping | None = None
+) -> list[str]:
+    """The texts to fit on (see the module docstring); ``tables``: rows already in
+    memory by (dataset, config, split), read instead of loading the spec's dataset."""
     if fit_corpus is not None:
         return [
             line.strip()
@@ -30,15 +33,21 @@ def fit_corpus_texts(specs: Sequence[TaskSpec], fit_corpus: Path | None = None) 
             text
             for spec in specs
             for text in get_evaluator(spec.task_type).texts(
-                load_table(spec.dataset, spec.config, spec.split)
+                (tables or {}).get((spec.dataset, spec.config, spec.split))
+                or load_table(spec.dataset, spec.config, spec.split)
             )
         )
     )
 
 
-def fit_if_needed(encoder: Any, specs: Sequence[TaskSpec], fit_corpus: Path | None = None) -> bool:
+def fit_if_needed(
+    encoder: Any,
+    specs: Sequence[TaskSpec],
+    fit_corpus: Path | None = None,
+    tables: Mapping | None = None,
+) -> bool:
     """Fit ``encoder`` when it has ``fit`` and is not fitted yet; True when it fitted."""
     if not hasattr(encoder, "fit") or getattr(encoder, "is_fitted", False):
         return False
-    encoder.fit(fit_corpus_texts(specs, fit_corpus))
+    encoder.fit(fit_corpus_texts(specs, fit_corpus, tables))
     return True

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from tqdm.auto import tqdm
 
-from dataset_scripts.core.errors import DataError, UnknownNameError
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.core.schemas import SCHEMAS
 from evaluators.cache import EmbeddingCache
 from evaluators.data import Table, config_schemas, load_table
@@ -36,6 +36,7 @@ from evaluators.tasks import (
     EmbeddingLookup,
     TaskEvaluator,
     TaskResult,
+    check_tasks,
     get_evaluator,
 )
 from evaluators.tasks.episodes import DEFAULT_SAMPLING, Sampling
@@ -100,9 +101,7 @@ def package_versions() -> dict[str, str]:
 
 def plan_tasks(datasets: Sequence[str], task_types: Sequence[str] | None = None) -> list[TaskSpec]:
     """Every requested task type that each dataset's configs can serve."""
-    for task in task_types or ():
-        if task not in EVALUATORS:
-            raise UnknownNameError(f"unknown task {task!r}; known tasks: {', '.join(EVALUATORS)}")
+    check_tasks(task_types)
     specs = []
     for ref in datasets:
         for config, schema in config_schemas(ref).items():
@@ -253,14 +252,21 @@ class Runner:
         return evaluator
 
     def run(
-        self, specs: Sequence[TaskSpec], *, resume: bool = False, whole_run: bool = True
+        self,
+        specs: Sequence[TaskSpec],
+        *,
+        resume: bool = False,
+        whole_run: bool = True,
+        tables: Any = None,
     ) -> list[RunRecord]:
         """Evaluate every spec; with ``resume``, a task whose result file already holds
         this model identity, seed and dataset fingerprint is read back, not recomputed
         (and a dataset whose tasks are all done is not embedded at all). ``whole_run``:
         ``specs`` are the whole run, so episodes that apply to none of them are an error
         (:func:`check_sampling`); ``False`` for one part of a run checked as a whole
-        elsewhere (a Ray job)."""
+        elsewhere (a Ray job). ``tables``: rows already in memory, keyed by (dataset,
+        config, split) (:func:`evaluators.run_service.run_specs`)."""
+        preloaded = tables
         if whole_run:
             check_sampling(self.sampling, specs)
         by_dataset: dict[str, list[TaskSpec]] = defaultdict(list)
@@ -272,7 +278,8 @@ class Runner:
             for spec in dataset_specs:
                 key = (spec.config, spec.split)
                 if key not in tables:
-                    tables[key] = load_table(ref, spec.config, spec.split)
+                    given = (preloaded or {}).get((ref, spec.config, spec.split))
+                    tables[key] = given or load_table(ref, spec.config, spec.split)
             todo = []
             for spec in dataset_specs:
                 table = tables[(spec.config, spec.split)]

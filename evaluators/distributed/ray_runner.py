@@ -171,13 +171,13 @@ def _driver_encoder(
     """The fitted encoder to ship for a non-neural built-in that needs fitting; else
     ``None`` (workers build the encoder from its spec)."""
     from evaluators.encoders import BUILTIN_ENCODERS, get_encoder
-    from evaluators.fit_corpus import fit_if_needed
+    from evaluators.run_service import RunConfig, prepare_encoder
 
     entry = BUILTIN_ENCODERS.get(model)
     if entry is None or entry.kind != "non-neural":
         return None
     encoder = get_encoder(model, **settings)
-    return encoder if fit_if_needed(encoder, specs, fit_corpus) else None
+    return encoder if prepare_encoder(encoder, specs, RunConfig(fit_corpus=fit_corpus)) else None
 
 
 def _worker_encoder(model: str, settings: dict[str, Any]) -> Any:
@@ -214,8 +214,9 @@ def run_job(
     ``Sampling.requested()`` and a shipped encoder as ``[ObjectRef]``, which is
     fetched only here. The driver has checked episodes against the whole run."""
     os.environ.update(env or {})
-    from evaluators.runner import Runner, TaskSpec
-    from evaluators.tasks.episodes import Sampling
+    from evaluators.run_service import RunConfig, runner_for
+    from evaluators.runner import TaskSpec
+    from evaluators.tasks.episodes import DEFAULT_SAMPLING, Sampling
 
     if not isinstance(job, Job):
         model, dataset, tasks = job
@@ -227,19 +228,19 @@ def run_job(
     if Path(cwd).is_dir():
         os.chdir(cwd)
     encoder = shipped if shipped is not None else _worker_encoder(job.model, settings)
-    runner = Runner(
-        encoder,
-        job.model,
+    config = RunConfig(
+        seed=seed,
+        protocol=protocol,
+        sampling=Sampling(**sampling) if sampling else DEFAULT_SAMPLING,
+        submetrics=dict(submetrics or {}),
         cache_dir=Path(cache_dir) if cache_dir else None,
         out_dir=Path(out_dir),
-        seed=seed,
+        resume=resume,
         progress=False,
-        protocol=protocol,
-        sampling=Sampling(**sampling) if sampling else None,
-        submetrics=dict(submetrics or {}),
     )
+    runner = runner_for(encoder, job.model, config)
     try:
-        records = runner.run(list(job.specs), resume=resume, whole_run=False)
+        records = runner.run(list(job.specs), resume=config.resume, whole_run=False)
     finally:
         if runner.cache is not None:
             runner.cache.close()

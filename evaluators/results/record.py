@@ -18,7 +18,7 @@ per-group scores, sampling), ``items`` (per-unit data,
 :mod:`evaluators.results.items`).
 
 :meth:`ResultRecord.stable_json` leaves out what differs between two runs of the same
-work (timings, timestamps, cache hits, execution, hardware): the CLI, the Python API, the
+work (embedding counts and cache hits, timings, timestamps, execution, hardware): the CLI, the Python API, the
 demo, Ray and the Space give byte-identical stable JSON for the same run.
 """
 
@@ -36,8 +36,9 @@ from dataset_scripts.core.errors import DataError
 
 SCHEMA_VERSION = 2
 # top-level fields that describe one execution, not the result (see stable_json)
-VOLATILE = ("timings", "execution", "hardware", "created_at")
-VOLATILE_EMBEDDING = ("texts_encoded", "texts_from_cache")
+# (``embedding``: how many texts the embed step saw and found cached, which depends on
+# what else was embedded with the task in one step and on the cache, not on the result)
+VOLATILE = ("embedding", "timings", "execution", "hardware", "created_at")
 REQUIRED = ("model", "dataset", "task", "main_score_name", "main_score", "metrics")
 
 
@@ -120,9 +121,6 @@ class ResultRecord:
         payload = self.to_dict()
         for key in VOLATILE:
             payload.pop(key, None)
-        payload["embedding"] = {
-            k: v for k, v in payload["embedding"].items() if k not in VOLATILE_EMBEDDING
-        }
         return payload
 
     def stable_json(self) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from dataset_scripts.core.errors import UnknownNameError
 from evaluators.tasks.base import DEFAULT_SEED, EmbeddingLookup, TaskEvaluator, TaskResult
 from evaluators.tasks.clustering import ClusteringEvaluator
@@ -25,6 +27,14 @@ EVALUATORS: dict[str, type[TaskEvaluator]] = {
 }
 
 
+def check_tasks(tasks: Iterable[str] | None) -> None:
+    """The one check of task names (the run service, the API, the Space and the runner's
+    planner call it)."""
+    for task in tasks or ():
+        if task not in EVALUATORS:
+            raise UnknownNameError(f"unknown task {task!r}; known tasks: {', '.join(EVALUATORS)}")
+
+
 def get_evaluator(
     task_type: str,
     seed: int = DEFAULT_SEED,
@@ -34,8 +44,7 @@ def get_evaluator(
 ) -> TaskEvaluator:
     """The evaluator of ``task_type``; ``sampling`` (episodes, per-class count) and
     ``submetrics`` (named class subsets) as in :class:`TaskEvaluator`."""
-    if task_type not in EVALUATORS:
-        raise UnknownNameError(f"unknown task {task_type!r}; known tasks: {', '.join(EVALUATORS)}")
+    check_tasks([task_type])
     return EVALUATORS[task_type](
         seed=seed, protocol=protocol, sampling=sampling, submetrics=submetrics
     )
@@ -51,5 +60,6 @@ __all__ = [
     "Sampling",
     "TaskEvaluator",
     "TaskResult",
+    "check_tasks",
     "get_evaluator",
 ]

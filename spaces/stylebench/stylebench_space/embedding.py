@@ -204,6 +204,7 @@ class EmbeddingRun:
     seconds: float = 0.0
     stopped_early: bool = False
     chart: Path | None = None
+    records: list[Any] = field(default_factory=list)  # the ResultRecord of each task
 
     columns = ("dataset", "task", "metric", "score", "evaluated on")
 
@@ -233,15 +234,17 @@ def run_embedding(
     """Evaluate ``encoder_choice`` on the chosen datasets' tasks (all when ``tasks`` is empty)."""
     from dataset_scripts.core.schemas import SCHEMAS
     from evaluators.report import plot_scores
-    from evaluators.runner import Runner, plan_tasks
+    from evaluators.run_service import RunConfig, runner_for
+    from evaluators.runner import plan_tasks
+    from evaluators.tasks import check_tasks
 
     started = time.perf_counter()
     report = progress or (lambda fraction, desc: None)
     spec = validate_encoder_spec(encoder_choice, builtin_encoder_names())
-    known_tasks = task_choices()
-    bad = [t for t in tasks or () if t not in known_tasks]
-    if bad:
-        raise UserError(f"unknown task(s) {bad}; known: {', '.join(known_tasks)}")
+    try:
+        check_tasks(tasks)
+    except KeyError as error:  # the one check of task names (UnknownNameError)
+        raise UserError(str(error)) from None
     chosen = resolve_datasets(datasets, hub_ids)
     report(0.02, f"loading encoder {encoder_choice}")
     spec = resolve_encoder_spec(spec, builtin_encoder_names())
@@ -260,12 +263,8 @@ def run_embedding(
         # schema-named ones such as the demo's): name them apart
         several = len({s.config for s in specs if s.config not in SCHEMAS}) > 1
         plans += [(f"{name} [{s.config}]" if several else name, s) for s in specs]
-    runner = Runner(
-        encoder,
-        spec,
-        cache_dir=space_home() / "embedding-cache",
-        out_dir=None,
-        progress=False,
+    runner = runner_for(
+        encoder, spec, RunConfig(cache_dir=space_home() / "embedding-cache", progress=False)
     )
     for index, (name, task_spec) in enumerate(plans):
         if time.perf_counter() - started > max_seconds:
@@ -279,6 +278,7 @@ def run_embedding(
         except Exception as error:
             run.skipped.append(f"{name} {task_spec.task_type}: {clean_message(error)}")
             continue
+        run.records.append(runner.result_record(record))
         result = record.result
         metric_names = [result.main_score_name, *ALSO.get(result.task_type, ())]
         for metric in dict.fromkeys(metric_names):

@@ -1,0 +1,169 @@
+"""The one run service: every route that evaluates an encoder — ``stylebench run``, the
+Python API (:mod:`evaluators.api`), the demo, a Ray worker and the Space — plans its
+tasks, prepares its encoder and runs it through the functions here, so that they check
+the same things, fit the same way and write the same result records
+(:mod:`evaluators.results.record`).
+
+* :class:`RunConfig`: every setting of a run (seed, protocol, episodes, sub-metrics,
+  chunking, batch size, devices, fit corpus, cache, output, resume, progress).
+* :func:`plan`: the (dataset, task) pairs to run; unknown tasks, tasks that apply to none
+  of the datasets and episodes that apply to none of the tasks are refused here.
+* :func:`load_encoder` / :func:`prepare_encoder`: a built-in or model name as an encoder
+  with the run's chunking and devices; an encoder that must be fitted (TF-IDF) is fitted
+  before anything asks its identity (the fit rule: :mod:`evaluators.fit_corpus`).
+* :func:`runner_for` / :func:`run_specs` / :func:`run`: the embed-once
+  :class:`~evaluators.runner.Runner` with the config's settings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dataset_scripts.core.errors import StylebenchError
+from evaluators.data import Table
+from evaluators.runner import COMMIT_EVERY, Runner, RunRecord, TaskSpec, check_sampling, plan_tasks
+from evaluators.tasks import DEFAULT_SEED, check_tasks
+from evaluators.tasks.episodes import DEFAULT_SAMPLING, Sampling
+from evaluators.tasks.protocol import DEFAULT_PROTOCOL
+
+TableKey = tuple[str, str, str | None]  # (dataset ref, config, split)
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Every setting of a run. ``batch_size`` is the encoder's (None: its default);
+    ``commit_every`` the texts per cache transaction; ``devices`` several devices of one
+    model (``--devices``)."""
+
+    seed: int = DEFAULT_SEED
+    protocol: str = DEFAULT_PROTOCOL
+    sampling: Sampling = DEFAULT_SAMPLING
+    submetrics: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    tasks: tuple[str, ...] | None = None
+    chunk: bool = False
+    batch_size: int | None = None
+    device: str | None = None
+    devices: tuple[str, ...] | None = None
+    fit_corpus: Path | None = None
+    cache_dir: Path | None = None
+    out_dir: Path | None = None
+    resume: bool = False
+    progress: bool = True
+    commit_every: int = COMMIT_EVERY
+
+    def encoder_settings(self) -> dict[str, Any]:
+        """The keyword arguments of :func:`evaluators.encoders.get_encoder` for a name."""
+        settings: dict[str, Any] = {"chunk": self.chunk, "device": self.device}
+        if self.batch_size is not None:
+            settings["batch_size"] = self.batch_size
+        if self.devices:
+            settings["devices"] = list(self.devices)
+        return settings
+
+
+def plan(datasets: Sequence[str], config: RunConfig) -> list[TaskSpec]:
+    """Every (dataset, task) of the run; refuses what cannot run (see the module doc)."""
+    check_tasks(config.tasks)
+    if not datasets:
+        raise StylebenchError(
+            "nothing to evaluate: give a dataset or a benchmark with built datasets"
+        )
+    specs = plan_tasks(list(datasets), list(config.tasks) if config.tasks else None)
+    if not specs:
+        raise StylebenchError(
+            f"none of the tasks {list(config.tasks or [])} applies to {', '.join(map(str, datasets))}"
+        )
+    check_sampling(config.sampling, specs)
+    return specs
+
+
+def load_encoder(model: Any, config: RunConfig) -> tuple[Any, str]:
+    """``(encoder, name)`` of a built-in or model name (with the config's chunking,
+    device(s) and batch size), or of an object with ``encode`` (used as it is)."""
+    if isinstance(model, str):
+        from evaluators.encoders import get_encoder
+
+        return get_encoder(model, **config.encoder_settings()), model
+    if not hasattr(model, "encode"):
+        raise TypeError(f"an encoder needs an encode(list[str]) method; got {type(model).__name__}")
+    return model, getattr(model, "name", type(model).__name__)
+
+
+def prepare_encoder(
+    encoder: Any,
+    specs: Sequence[TaskSpec],
+    config: RunConfig,
+    tables: Mapping[TableKey, Table] | None = None,
+) -> bool:
+    """Fit ``encoder`` when it must be fitted and is not (the fit rule of
+    :mod:`evaluators.fit_corpus`); True when it fitted. Call it before anything asks the
+    encoder's identity (a TF-IDF identity holds its vocabulary)."""
+    from evaluators.fit_corpus import fit_if_needed
+
+    return fit_if_needed(encoder, specs, config.fit_corpus, tables)
+
+
+def runner_for(encoder: Any, name: str, config: RunConfig) -> Runner:
+    """The embed-once runner of one (prepared) encoder with the config's settings."""
+    return Runner(
+        encoder,
+        name,
+        cache_dir=config.cache_dir,
+        out_dir=config.out_dir,
+        seed=config.seed,
+        batch_size=config.commit_every,
+        progress=config.progress,
+        protocol=config.protocol,
+        sampling=config.sampling,
+        submetrics={k: list(v) for k, v in config.submetrics.items()},
+    )
+
+
+def run_specs(
+    encoder: Any,
+    name: str,
+    specs: Sequence[TaskSpec],
+    config: RunConfig,
+    *,
+    tables: Mapping[TableKey, Table] | None = None,
+    whole_run: bool = True,
+) -> list[RunRecord]:
+    """Prepare ``encoder`` and run ``specs`` (``tables``: rows already in memory, keyed by
+    (dataset, config, split), for data that is not a folder or Hub id)."""
+    prepare_encoder(encoder, specs, config, tables)
+    return runner_for(encoder, name, config).run(
+        specs, resume=config.resume, whole_run=whole_run, tables=tables
+    )
+
+
+def run(
+    models: Sequence[Any],
+    datasets: Sequence[str] | Sequence[TaskSpec],
+    config: RunConfig,
+    *,
+    on_encoder: Callable[[str, Any], None] | None = None,
+) -> dict[str, list[RunRecord]]:
+    """Run every model on every planned (dataset, task): ``datasets`` are refs (planned
+    with :func:`plan`) or specs already planned. ``on_encoder(name, encoder)`` is called
+    once each encoder is prepared (the CLI prints how a model was routed)."""
+    specs = (
+        list(datasets)
+        if datasets and isinstance(datasets[0], TaskSpec)
+        else plan([str(d) for d in datasets], config)
+    )
+    check_sampling(config.sampling, specs)
+    out: dict[str, list[RunRecord]] = {}
+    for model in models:
+        encoder, name = load_encoder(model, config)
+        try:
+            prepare_encoder(encoder, specs, config)
+            if on_encoder is not None:
+                on_encoder(name, encoder)
+            out[name] = runner_for(encoder, name, config).run(specs, resume=config.resume)
+        finally:
+            if isinstance(model, str) and hasattr(encoder, "close"):
+                encoder.close()  # worker processes of --devices, served-model connections
+    return out
