@@ -1,5 +1,5 @@
-"""Reading raw downloads: text files (gzip-aware) and JSON lines, with errors that name
-the file and line.
+"""Reading raw downloads: text files (gzip-aware), JSON lines and CSV (read strictly:
+:func:`csv_records`, :func:`read_csv`), with errors that name the file and line.
 
 :func:`open_text` is the one opener for raw text: whatever reads from it (iteration,
 ``readline``, ``read``, a ``csv`` reader), a byte sequence that is not UTF-8 raises
@@ -13,7 +13,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -124,3 +124,106 @@ def iter_jsonl(path: Path, *, objects: bool = True) -> Iterator[tuple[int, Any]]
                     f"{path} line {line_no}: expected a JSON object, got {type(record).__name__}"
                 )
             yield line_no, record
+
+
+def _csv_problem(path: Path, start: int, error: Exception) -> DataError:
+    """The one-line error for a CSV record that does not parse (``start``: its first line)."""
+    message = str(error)
+    if "unexpected end of data" in message or "EOF" in message:
+        detail = (
+            "a quoted field that starts here is never closed: it runs to the end of the "
+            "file (an unbalanced quote)"
+        )
+    elif "expected after" in message:
+        detail = (
+            "a quote closes a field in the middle of the text (an unbalanced quote opened "
+            "a field here, or a quote inside a field is not doubled)"
+        )
+    else:
+        detail = message
+    return DataError(
+        f"{path} line {start}: malformed CSV: {detail}; a quote inside a quoted field is "
+        'written twice ("")'
+    )
+
+
+def _records(
+    path: Path, delimiter: str, quoting: int | None
+) -> Iterator[tuple[int, int, list[str]]]:
+    import csv
+
+    csv.field_size_limit(1 << 30)
+    kwargs: dict[str, Any] = {"delimiter": delimiter, "strict": True}
+    if quoting is not None:
+        kwargs["quoting"] = quoting
+    with open_text(path) as handle:
+        reader = csv.reader(handle, **kwargs)
+        start = 1
+        while True:
+            try:
+                record = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as error:
+                raise _csv_problem(path, start, error) from None
+            yield start, reader.line_num, record
+            start = reader.line_num + 1
+
+
+def csv_records(
+    path: Path, *, delimiter: str = ",", quoting: int | None = None
+) -> Iterator[tuple[int, list[str]]]:
+    """Yield ``(first line, fields)`` of each record of a delimited file (``*.gz`` too),
+    read strictly: the one CSV reader of the project.
+
+    A newline inside a properly quoted field is part of the field. A quote that is never
+    closed (the field would swallow the rest of the file), a closing quote followed by
+    more text, a NUL byte or a field over 1 GiB raise :class:`DataError` naming the file
+    and the line where the record starts; Python's lenient reader would instead merge the
+    following rows into one field silently.
+    """
+    for start, _, record in _records(path, delimiter, quoting):
+        yield start, record
+
+
+def read_csv(
+    path: Path, required: Iterable[str] = (), *, delimiter: str = ","
+) -> Iterator[tuple[int, dict[str, str]]]:
+    """Yield ``(line number, row)`` of a CSV/TSV with a header row, read strictly (see
+    :func:`csv_records`); missing columns and rows with too many or too few fields raise
+    :class:`DataError` naming the file and the line where the record starts. Blank lines
+    are skipped. The line number yielded is the one the record ends on (Python's
+    ``csv`` count, which row ids of built datasets are made from)."""
+    header: list[str] | None = None
+    for start, end, record in _records(path, delimiter, None):
+        if header is None:
+            header = record
+            missing = [c for c in required if c not in header]
+            if missing:
+                raise DataError(
+                    f"{path} line {start}: missing column(s) {', '.join(map(repr, missing))} "
+                    f"(header: {header})"
+                )
+            continue
+        if not record:
+            continue
+        if len(record) != len(header):
+            raise DataError(
+                f"{path} line {start}: expected {len(header)} fields (the header's), got "
+                f"{len(record)}"
+                + (
+                    "; a quoted field spans several lines here: check it for an unbalanced quote"
+                    if any("\n" in v for v in record)
+                    else ""
+                )
+            )
+        yield end, dict(zip(header, record, strict=True))
+    if header is None and required:
+        raise DataError(f"{path}: empty file (expected a header with {', '.join(required)})")
+
+
+def csv_header(path: Path, *, delimiter: str = ",") -> list[str]:
+    """The header row of a delimited file (``[]`` for an empty file)."""
+    for _, record in csv_records(path, delimiter=delimiter):
+        return record
+    return []

@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.raw_io import iter_jsonl, open_text
-from dataset_scripts.steb.labelled import read_delimited
+from dataset_scripts.raw_io import csv_header, iter_jsonl, open_text, read_csv
 
 TEXT_SUFFIXES = (".txt", ".txt.gz")
 TABLE_SUFFIXES = (".csv", ".tsv", ".jsonl", ".ndjson", ".json", ".parquet")
@@ -55,7 +54,7 @@ def is_text_file(path: Path) -> bool:
 
 
 def _read_csv(path: Path, delimiter: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    for line, row in read_delimited(path, (), delimiter=delimiter):
+    for line, row in read_csv(path, delimiter=delimiter):
         yield f"{path} line {line}", dict(row)
 
 
@@ -118,12 +117,9 @@ def read_table_file(path: Path) -> Source:
 def peek_columns(path: Path) -> list[str]:
     """Column names of a table file without reading all of it (header line, first JSON
     line, Parquet schema; a JSON list is read whole)."""
-    import csv
-
     suffix = _suffix(path)
     if suffix in (".csv", ".tsv"):
-        with open_text(path) as handle:
-            return next(csv.reader(handle, delimiter="\t" if suffix == ".tsv" else ","), [])
+        return csv_header(path, delimiter="\t" if suffix == ".tsv" else ",")
     if suffix in (".jsonl", ".ndjson"):
         for _, record in iter_jsonl(path):
             return list(record)

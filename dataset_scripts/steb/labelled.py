@@ -4,7 +4,6 @@ turning ``(text, label)`` records into a capped ``labelled_texts`` table."""
 
 from __future__ import annotations
 
-import csv
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -12,7 +11,7 @@ from typing import Any
 
 from dataset_scripts.core.errors import DataError
 from dataset_scripts.core.spec import BuildResult
-from dataset_scripts.raw_io import open_text
+from dataset_scripts.raw_io import open_text, read_csv  # noqa: F401 (open_text: re-exported)
 from dataset_scripts.steb.sampling import MAX_PER_CLASS, MIN_PER_CLASS, cap_per_class
 
 
@@ -38,25 +37,10 @@ def find_first(raw: Path, candidates: Iterable[str], url: str, what: str) -> Pat
 def read_delimited(
     path: Path, required: Iterable[str], delimiter: str = ","
 ) -> Iterator[tuple[int, dict[str, str]]]:
-    """Yield ``(line number, row)`` of a CSV/TSV with a header; missing columns and
-    ragged rows raise :class:`DataError` naming file and line."""
-    csv.field_size_limit(1 << 30)
-    with open_text(path) as handle:
-        reader = csv.DictReader(handle, delimiter=delimiter)
-        fields = reader.fieldnames or []
-        missing = [c for c in required if c not in fields]
-        if missing:
-            raise DataError(
-                f"{path} line 1: missing column(s) {', '.join(map(repr, missing))} "
-                f"(header: {fields})"
-            )
-        for row in reader:
-            line = reader.line_num
-            if None in row or any(v is None for v in row.values()):
-                raise DataError(
-                    f"{path} line {line}: expected {len(fields)} fields, got a ragged row"
-                )
-            yield line, row
+    """Yield ``(line number, row)`` of a CSV/TSV with a header, read strictly by the
+    project's one CSV reader (:func:`dataset_scripts.raw_io.read_csv`): missing columns,
+    ragged rows and unbalanced quotes raise :class:`DataError` naming file and line."""
+    return read_csv(path, required, delimiter=delimiter)
 
 
 def labelled_table(
