@@ -269,6 +269,12 @@ def hardware() -> dict[str, Any]:
     }
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def load_record(path: Path) -> ResultRecord:
     """One result file; DataError naming the file otherwise."""
     try:
@@ -287,6 +293,7 @@ def write_record(record: ResultRecord, path: Path) -> Path:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(record.to_json())
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a result is an ordinary file
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
