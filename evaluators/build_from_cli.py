@@ -118,6 +118,15 @@ _OPTIONS: list[tuple[tuple[str, ...], dict[str, Any]]] = [
             "help": "retrieval: queries (and targets) per author.",
         },
     ),
+    (
+        ("--normalise-labels",),
+        {
+            "is_flag": True,
+            "default": False,
+            "help": "Merge labels that differ only in case or whitespace ('Barclay', 'barclay') "
+            "into the most frequent spelling; without it they are reported and kept apart.",
+        },
+    ),
     (("--seed",), {"type": int, "default": 42, "show_default": True}),
     (("--split",), {"default": None, "help": "Hugging Face input: the split to read."}),
     (("--hf-config",), {"default": None, "help": "Hugging Face input: the config to read."}),

@@ -29,8 +29,15 @@ SCHEMA_CHOICES = ("labelled_texts", "text_pairs", "style_sequences", "retrieval"
 _PASSAGES = ("text_column", "doc_column", "id_column", "chunk_words", "chunks_per_doc", "seed")
 # the options that matter for each schema (the card lists these)
 RELEVANT: dict[str, tuple[str, ...]] = {
-    "labelled_texts": ("schema", "label_column", *_PASSAGES),
-    "retrieval": ("schema", "label_column", *_PASSAGES, "texts_per_query", "queries_per_author"),
+    "labelled_texts": ("schema", "label_column", "normalise_labels", *_PASSAGES),
+    "retrieval": (
+        "schema",
+        "label_column",
+        "normalise_labels",
+        *_PASSAGES,
+        "texts_per_query",
+        "queries_per_author",
+    ),
     "probing": ("schema", *_PASSAGES),
     "text_pairs": ("schema", "text1_column", "text2_column", "label_column", "id_column"),
     "style_sequences": (
@@ -70,6 +77,7 @@ class BuildOptions:
     hf_config: str | None = None
     name: str | None = None
     license: str | None = None
+    normalise_labels: bool = False
 
     def non_default(self) -> dict[str, Any]:
         default = BuildOptions()
@@ -86,6 +94,9 @@ def cli_command(source: str | Path, out: str | Path, options: BuildOptions) -> s
     parts = ["stylebench", "build", "--from", str(source), "--schema", options.schema]
     for key, value in options.non_default().items():
         if key == "schema" or value is None:
+            continue
+        if isinstance(value, bool):  # a flag
+            parts += [f"--{key.replace('_', '-')}"] if value else []
             continue
         parts += [f"--{key.replace('_', '-')}", str(value)]
     parts += ["--out", str(out)]
@@ -171,6 +182,7 @@ def form_tables(
         raise DataError(f"--schema must be one of {', '.join(SCHEMA_CHOICES)}, got {schema!r}")
     if schema in ("labelled_texts", "retrieval", "probing"):
         docs = _documents(source, options, dropped, need_label=schema != "probing")
+        docs = forming.label_variants(docs, dropped, merge=options.normalise_labels)
         passages, links = forming.to_passages(
             docs,
             dropped,

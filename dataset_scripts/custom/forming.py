@@ -12,6 +12,14 @@ length. ``chunks_per_doc`` keeps ``k`` passages per document, drawn with
 counted (:func:`unique_texts`); the two documents are then near-duplicates, and the
 retrieval split treats them as one document.
 
+Label variants
+--------------
+:func:`label_variants` finds labels that differ only in case or whitespace (``Barclay``,
+``barclay``, ``Barclay  `` inside: compared after collapsing whitespace and
+``str.casefold``). They stay separate classes and are reported (the counts name up to three
+groups); with ``merge`` (``--normalise-labels``) every variant takes the most frequent
+spelling of its group (the first seen on a tie), counted.
+
 Retrieval (STEB App. C.9)
 -------------------------
 STEB's retrieval datasets give each author a *query* and a *target*, each an "episode" of
@@ -32,7 +40,7 @@ import math
 import random
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
@@ -106,6 +114,52 @@ def to_passages(
             members = [members[i] for i in sorted(rng.sample(range(len(members)), chunks_per_doc))]
         out.extend(members)
     return out, links
+
+
+def _label_key(label: str) -> str:
+    return " ".join(label.split()).casefold()
+
+
+def label_variants(
+    passages: Sequence[Passage], dropped: Counter[str], *, merge: bool = False
+) -> list[Passage]:
+    """Report (and with ``merge``, merge) labels differing only in case or whitespace; see
+    the module docstring. The notes go into ``dropped`` (the build report) and say that no
+    row was dropped."""
+    spellings: dict[str, Counter[str]] = defaultdict(Counter)
+    for p in passages:
+        if p.label is not None:
+            spellings[_label_key(p.label)][p.label] += 1
+    variants = {k: c for k, c in spellings.items() if len(c) > 1}
+    if not variants:
+        return list(passages)
+    shown = list(variants.values())[:3]
+    examples = "; ".join(" / ".join(repr(v) for v in c) for c in shown)
+    more = f"; and {len(variants) - 3} more" if len(variants) > 3 else ""
+    if not merge:
+        dropped[
+            f"rows whose label differs from another label only in case or whitespace "
+            f"({len(variants)} group(s): {examples}{more}); kept as separate classes, not "
+            "dropped (--normalise-labels merges them)"
+        ] += sum(sum(c.values()) for c in variants.values())
+        return list(passages)
+    canonical = {k: c.most_common(1)[0][0] for k, c in variants.items()}
+    out, changed = [], 0
+    for p in passages:
+        target = canonical.get(_label_key(p.label)) if p.label is not None else None
+        if target is not None and p.label != target:
+            p = replace(p, label=target)
+            changed += 1
+        out.append(p)
+    merged = "; ".join(
+        f"{' / '.join(repr(v) for v in c if v != canonical[k])} -> {canonical[k]!r}"
+        for k, c in list(variants.items())[:3]
+    )
+    dropped[
+        f"rows relabelled to the most frequent case/whitespace variant of their label "
+        f"(--normalise-labels; {merged}{more}); not dropped"
+    ] += changed
+    return out
 
 
 def unique_texts(
