@@ -113,11 +113,11 @@ def test_a_threshold_does_not_follow_the_visitor_to_another_detector(
     path = tmp_path / "set.csv"
     pd.DataFrame(detection_rows(150, 40)).to_csv(path, index=False)
     _, _, threshold = ui.evaluate_detector("a", str(path))
-    assert threshold.endswith("(calibrated for a)") and float(threshold.split()[0]) < 0
     score, verdict = ui.score_text("b", "honestly the bus was late", threshold)
-    assert score > float(threshold.split()[0])
+    assert score > float(threshold.split()[0])  # read against a's threshold it is "flagged"
     assert "flagged as machine-like" not in verdict
     assert "No calibrated threshold yet" in verdict
+    assert threshold.endswith("(calibrated for a)") and float(threshold.split()[0]) < 0
     _, verdict = ui.score_text("a", "honestly the bus was late", threshold)
     assert "against the 1%-FPR threshold" in verdict  # its own detector still uses it
     _, verdict = ui.score_text("b", "honestly the bus was late", "2.5")  # typed: used as is
