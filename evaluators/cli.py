@@ -478,22 +478,30 @@ def validate(datasets: tuple[str, ...], episode_size: int | None, per_class: str
 @click.option("--repo-id", default=None, help="Target repo (default: the folder's hub id).")
 @click.option(
     "--kind",
-    type=click.Choice(["dataset", "metric", "space"]),
+    type=click.Choice(["dataset", "metric", "space", "model-results"]),
     default=None,
-    help="What TARGET is (default: guessed: a built folder, a bundled metric name, 'space').",
+    help="What TARGET is (default: guessed: a built folder, a bundled metric name, 'space'); "
+    "model-results: TARGET is a results repository, --model the model.",
 )
+@click.option("--model", default=None, help="--kind model-results: the model (its repo id).")
 @click.option("--private", is_flag=True)
 @click.option(
     "--dry-run", is_flag=True, help="Print repo id, type and every file; validate the card."
 )
 def push(
-    target: str | None, repo_id: str | None, kind: str | None, private: bool, dry_run: bool
+    target: str | None,
+    repo_id: str | None,
+    kind: str | None,
+    model: str | None,
+    private: bool,
+    dry_run: bool,
 ) -> None:
-    """Upload to the Hugging Face Hub: a built dataset folder (dataset repo), a bundled
-    metric (a Space under stylebench/<name>) or the stylebench Space."""
+    """Upload to the Hugging Face Hub: a built dataset folder (dataset repo, with its
+    eval.yaml), a bundled metric (a Space under stylebench/<name>), the stylebench Space,
+    or a model's .eval_results from a results repository (a pull request)."""
     from evaluators.publish import plan_push, run_push
 
-    plan = plan_push(target, repo_id=repo_id, kind=kind)
+    plan = plan_push(target, repo_id=repo_id, kind=kind, model=model)
     console = _console()
     console.print(
         f"repo id:   {plan.repo_id}\nrepo type: {plan.repo_type}\nfrom:      {plan.folder}"
@@ -501,6 +509,8 @@ def push(
     console.print(f"card:      {plan.card_summary}")
     for file in plan.files:
         console.print(f"  {file}")
+        if plan.kind == "model-results":  # generated files: show exactly what is sent
+            click.echo((plan.folder / file).read_text(encoding="utf-8"))
     console.print(f"{len(plan.files)} files")
     if dry_run:
         console.print("dry run: nothing uploaded")
@@ -553,6 +563,9 @@ def _register() -> None:
     steb.add_command(alias(scores.report, "leaderboard", "= stylebench steb report"))
     for group in (steb, arb, valla, styledisc, detect):
         cli.add_command(group)
+    from evaluators.results.cli import COMMAND as results
+
+    cli.add_command(results)  # the results repository (stylebench results ...)
     # the shortcuts: the STEB commands themselves, and build/list over every family
     cli.add_command(
         build_command(

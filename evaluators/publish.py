@@ -1,5 +1,10 @@
 """Publish to the Hugging Face Hub: a built dataset folder (a dataset repo), a bundled
-metric (a Gradio Space ``stylebench/<name>``) or the stylebench Space.
+metric (a Gradio Space ``stylebench/<name>``), the stylebench Space, or one model's
+results from a results repository (``.eval_results/<benchmark>.yaml`` for its model repo).
+
+A dataset repo that holds a dataset of a known benchmark (:mod:`evaluators.benchmarks`)
+gets an ``eval.yaml`` (the Hub's benchmark registration, :func:`~evaluators.steb_scores.model_card.eval_yaml`):
+the plan writes it into the folder, derived from the folder's configs, and lists it.
 
 :func:`plan_push` decides the repo id, repo type and the exact files, and validates the
 card's metadata with ``huggingface_hub``'s own card classes (``DatasetCard`` /
@@ -30,9 +35,9 @@ class PublishError(StylebenchError):
 
 @dataclass(frozen=True)
 class PushPlan:
-    kind: str  # dataset, metric or space
+    kind: str  # dataset, metric, space or model-results
     repo_id: str
-    repo_type: str  # "dataset" or "space"
+    repo_type: str  # "dataset", "space" or "model"
     folder: Path
     files: tuple[str, ...]  # paths relative to ``folder``, POSIX style
     card_summary: str
@@ -142,14 +147,169 @@ def validate_space_card(folder: Path, files: tuple[str, ...]) -> str:
     return f"SpaceCard ok: {data.title!r}, sdk gradio {data.sdk_version or ''}, app {app}".strip()
 
 
+EVAL_YAML = "eval.yaml"
+EVAL_RESULTS_DIR = ".eval_results"
+
+
+def write_eval_yaml(folder: Path, repo: str) -> bool:
+    """Write ``eval.yaml`` into a built dataset folder when its repo holds a dataset of a
+    known benchmark: one task per (config, task type) of the folder; False otherwise."""
+    import yaml
+
+    from dataset_scripts.core.schemas import SCHEMAS
+    from dataset_scripts.registry import all_datasets
+    from evaluators.benchmarks import benchmarks
+    from evaluators.data import config_schemas
+    from evaluators.steb_scores.model_card import eval_yaml
+
+    specs = [s for s in all_datasets().values() if s.repo == repo]
+    member = {s.hub_id for s in specs} & {d for b in benchmarks().values() for d in b.datasets}
+    if not member:
+        return False
+    config_tasks = {
+        config: SCHEMAS[schema].task_types for config, schema in config_schemas(str(folder)).items()
+    }
+    in_benchmarks = sorted(b.key for b in benchmarks().values() if member & set(b.datasets))
+    own = next((s for s in specs if s.hub_id == repo), None)
+    name = own.pretty_name if own else repo.split("/")[-1]
+    about = (
+        own.summary if own else f"{len(specs)} datasets: " + ", ".join(s.pretty_name for s in specs)
+    )
+    description = (
+        f"{about.rstrip('.')}. Part of {', '.join(in_benchmarks)}; evaluated with "
+        f"`stylebench run --dataset {repo}`."
+    )
+    payload = eval_yaml(name, description, config_tasks)
+    (folder / EVAL_YAML).write_text(
+        yaml.safe_dump(payload, sort_keys=False, allow_unicode=True), encoding="utf-8"
+    )
+    return True
+
+
+def validate_eval_results(text: str, where: str) -> int:
+    """Check one ``.eval_results`` YAML against the Hub's format (a list of entries with
+    ``dataset.id``, ``dataset.task_id`` and a numeric ``value``; ``source.url`` when a
+    source is given); the number of entries."""
+    import yaml
+
+    entries = yaml.safe_load(text)
+    if not isinstance(entries, list) or not entries:
+        raise PublishError(f"{where}: an eval results file is a non-empty list of entries")
+    allowed = {"dataset", "value", "verifyToken", "date", "source", "notes"}
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, dict) or set(entry) - allowed:
+            raise PublishError(
+                f"{where}: entry {i} has unknown keys {sorted(set(entry) - allowed)}"
+            )
+        dataset = entry.get("dataset")
+        if not isinstance(dataset, dict) or not dataset.get("id") or not dataset.get("task_id"):
+            raise PublishError(f"{where}: entry {i} lacks dataset.id or dataset.task_id")
+        _check_repo_id(str(dataset["id"]))
+        value = entry.get("value")
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise PublishError(f"{where}: entry {i} value {value!r} is not a number")
+        if "source" in entry and not (entry["source"] or {}).get("url"):
+            raise PublishError(f"{where}: entry {i} has a source without url")
+    return len(entries)
+
+
+def _results_source(target) -> str | None:
+    """The public address of a results repository: its Hub page, its git remote, or the
+    origin of a local git work tree; None for a plain local folder."""
+    import subprocess
+
+    if target.kind == "hub":
+        return f"https://huggingface.co/datasets/{target.spec}"
+    if target.kind == "git":
+        return str(target.remote)
+    if (target.root / ".git").exists():
+        done = subprocess.run(
+            ["git", "-C", str(target.root), "remote", "get-url", "origin"],
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode == 0 and done.stdout.strip():
+            return done.stdout.strip()
+    return None
+
+
+def plan_model_results(results_repo: str, model: str, repo_id: str | None = None) -> PushPlan:
+    """``.eval_results/<benchmark>.yaml`` for one model of a results repository (its
+    records grouped by the broadest benchmark that holds them), staged in a folder under
+    the stylebench cache; the repository is validated first."""
+    import shutil
+
+    import yaml
+
+    from evaluators.benchmarks import benchmarks_of
+    from evaluators.paths import cache_root
+    from evaluators.results.repository import iter_model_folders, resolve_repo, slug
+    from evaluators.results.validate import validate_repository
+    from evaluators.steb_scores.model_card import eval_results
+
+    target = resolve_repo(results_repo)
+    report = validate_repository(target.root)
+    if not report.ok:
+        raise PublishError(
+            f"results repository {target.root} does not validate: "
+            + "; ".join(str(f) for f in report.refusals)
+        )
+    folders = [f for f in iter_model_folders(target.root) if f.meta["name"] == model]
+    if not folders:
+        raise PublishError(f"{target.root}: no results of model {model!r}")
+    if len(folders) > 1:
+        revisions = ", ".join(f.path.name for f in folders)
+        raise PublishError(f"model {model!r} has results for several revisions ({revisions})")
+    folder = folders[0]
+    by_benchmark: dict[str, list] = {}
+    skipped = 0
+    for _, record in folder.records:
+        found = benchmarks_of(record.dataset_id, record.task)
+        if not found:
+            skipped += 1
+            continue
+        broadest = max(found, key=lambda b: (len(b.units), b.key))
+        by_benchmark.setdefault(f"{broadest.name}_{broadest.version}", []).append(record)
+    if not by_benchmark:
+        raise PublishError(f"model {model!r}: none of its results is part of a known benchmark")
+    source = _results_source(target)
+    staging = cache_root() / "push" / slug(model)
+    shutil.rmtree(staging, ignore_errors=True)
+    (staging / EVAL_RESULTS_DIR).mkdir(parents=True)
+    files = []
+    n_entries = 0
+    for name, records in sorted(by_benchmark.items()):
+        rel = f"{EVAL_RESULTS_DIR}/{name}.yaml"
+        text = yaml.safe_dump(eval_results(records, source), sort_keys=False, allow_unicode=True)
+        n_entries += validate_eval_results(text, rel)
+        (staging / rel).write_text(text, encoding="utf-8")
+        files.append(rel)
+    summary = f"eval results ok: {n_entries} entries in {len(files)} files"
+    if skipped:
+        summary += f" ({skipped} results of no known benchmark left out)"
+    return PushPlan(
+        "model-results", _check_repo_id(repo_id or model), "model", staging, tuple(files), summary
+    )
+
+
 def plan_push(
-    target: str | None, *, repo_id: str | None = None, kind: str | None = None
+    target: str | None,
+    *,
+    repo_id: str | None = None,
+    kind: str | None = None,
+    model: str | None = None,
 ) -> PushPlan:
     """What ``stylebench push`` would upload for ``target``: a built dataset folder, a
-    bundled metric name (or its folder), or ``space`` (the stylebench Space)."""
+    bundled metric name (or its folder), ``space`` (the stylebench Space), or with
+    ``kind="model-results"`` a results repository and ``model`` (the model's name there)."""
     from dataset_scripts.core.hub_folder import BUILD_INFO
 
     from .metric_loading import list_metrics
+
+    if kind == "model-results":
+        if target is None or model is None:
+            raise PublishError("--kind model-results needs a results repository and --model")
+        return plan_model_results(target, model, repo_id)
 
     if kind is None:
         if target is None or target == "space":
@@ -174,8 +334,11 @@ def plan_push(
         if info_path.is_file():
             recorded = json.loads(info_path.read_text(encoding="utf-8")).get("hub_id")
         repo = _check_repo_id(repo_id or recorded or "")
+        with_eval = write_eval_yaml(folder, repo)
         files = _files(folder, ignore=(BUILD_INFO,))
-        return PushPlan(kind, repo, "dataset", folder, files, validate_dataset_card(folder, files))
+        summary = validate_dataset_card(folder, files)
+        summary += "; eval.yaml written" if with_eval else "; no eval.yaml (not in a benchmark)"
+        return PushPlan(kind, repo, "dataset", folder, files, summary)
     if kind == "metric":
         name = Path(target).name if target else ""
         folder = Path(target) if target and Path(target).is_dir() else metrics_dir() / name
@@ -189,7 +352,7 @@ def plan_push(
         repo = _check_repo_id(repo_id or f"{HUB_ORG}/{SPACE_NAME}")
         files = _files(folder)
         return PushPlan(kind, repo, "space", folder, files, validate_space_card(folder, files))
-    raise PublishError(f"unknown kind {kind!r} (dataset, metric or space)")
+    raise PublishError(f"unknown kind {kind!r} (dataset, metric, space or model-results)")
 
 
 def run_push(plan: PushPlan, *, private: bool = False, token: str | None = None) -> str:
@@ -197,6 +360,16 @@ def run_push(plan: PushPlan, *, private: bool = False, token: str | None = None)
     from huggingface_hub import HfApi
 
     api = HfApi(token=token)
+    if plan.kind == "model-results":  # someone's model repo: a pull request, never a repo
+        info = api.upload_folder(
+            folder_path=str(plan.folder),
+            repo_id=plan.repo_id,
+            repo_type=plan.repo_type,
+            allow_patterns=list(plan.files),
+            commit_message=f"stylebench eval results for {plan.repo_id}",
+            create_pr=True,
+        )
+        return str(info)
     api.create_repo(
         plan.repo_id,
         repo_type=plan.repo_type,

@@ -1,68 +1,22 @@
-"""Named STEB dataset subsets (``stylebench run --benchmark NAME``) and their resolution
-to locally built folders.
-
-* ``steb``: every STEB dataset: the declared 96 and the names of the STEB repository's
-  application and multilingual lists (all declared here too, the 17 multilingual sets
-  included);
-* ``operational``: the English datasets (the main STEB scores);
-* ``definitional``: datasets assigned to a Table 13 cluster (from the catalogue);
-* ``application``: the datasets of the application clusters (Table 4);
-* ``multilingual``: the non-English datasets (Table 5);
-* ``lite``: a fast preset: per task type, the two smallest English datasets of the
-  catalogue by Table 15 text count, at most 2,000 texts each.
-"""
+"""``stylebench run --benchmark NAME``: a STEB benchmark (an object of
+:mod:`evaluators.benchmarks`: ``steb`` is ``STEB(v1)``, ``lite`` is ``STEB-lite(v1)``, ...)
+resolved to locally built folders."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from dataset_scripts.core.errors import UnknownNameError
 from dataset_scripts.core.hub_folder import BUILD_INFO
 from dataset_scripts.core.spec import folder_name
-from evaluators.steb_scores.results import STEB_PREFIX, catalogue
-from evaluators.steb_scores.scores import multilingual_datasets, repo_clusters
+from evaluators.benchmarks import DECLARATIONS, get_benchmark
 
-BENCHMARKS = ("steb", "operational", "definitional", "application", "multilingual", "lite")
-LITE_PER_TASK = 2
-LITE_MAX_TEXTS = 2000
-
-
-def _application_ids() -> list[str]:
-    lists = repo_clusters()["application"]
-    return [STEB_PREFIX + n for names in lists.values() for n in names]
+#: the names ``--benchmark`` takes: the STEB family's benchmarks (the runner's tasks)
+BENCHMARKS = tuple(d.aliases[0] for d in DECLARATIONS if d.family == "steb")
 
 
 def benchmark_datasets(name: str) -> list[str]:
-    """Hub ids of a named subset, sorted."""
-    entries = list(catalogue().values())
-    catalogued = {e.hub_id for e in entries}
-    foreign = multilingual_datasets()
-    if name == "steb":
-        ids = catalogued | set(_application_ids()) | foreign
-    elif name == "operational":
-        ids = (catalogued | set(_application_ids())) - foreign
-    elif name == "definitional":
-        ids = {e.hub_id for e in entries if e.steb and e.steb.definitional}
-    elif name == "application":
-        ids = set(_application_ids())
-    elif name == "multilingual":
-        ids = foreign
-    elif name == "lite":
-        ids = set()
-        by_task: dict[str, list[tuple[int, str]]] = {}
-        for e in entries:
-            if e.hub_id in foreign:
-                continue
-            for task, count in (e.steb.table15 if e.steb else {}).items():
-                if count.total <= LITE_MAX_TEXTS:
-                    by_task.setdefault(task, []).append((count.total, e.hub_id))
-        for items in by_task.values():
-            ids.update(h for _, h in sorted(items)[:LITE_PER_TASK])
-    else:
-        raise UnknownNameError(
-            f"unknown benchmark {name!r}; known benchmarks: {', '.join(BENCHMARKS)}"
-        )
-    return sorted(ids)
+    """Dataset ids of a benchmark (by alias, name or key), sorted."""
+    return list(get_benchmark(name).datasets)
 
 
 def local_folder(hub_id: str, built_root: Path) -> Path:

@@ -6,10 +6,20 @@ The layout follows the Hub's model-card metadata specification as used by mteb's
 values x100 as on the mteb leaderboard and a ``main_score`` metric per result. One result
 per (dataset, task) main score, plus one per STEB aggregate (dataset type ``steb/STEB``,
 config = the view).
+
+Beside it, the Hub's **eval results** (2026; https://huggingface.co/docs/hub/eval-results):
+a benchmark dataset repo carries an ``eval.yaml`` (``name``, ``description``,
+``evaluation_framework``, ``tasks: [{id, config}]``: :func:`eval_yaml`), and a model repo
+carries ``.eval_results/<benchmark>.yaml``, a list of entries ``{dataset: {id, task_id},
+value, date, source: {url, name}, notes}`` (:func:`eval_results`). A task id is
+``<config>_<task>`` (:func:`eval_task_id`), the same rule on both sides, so every entry
+names a task of its dataset's ``eval.yaml``; values are the main score x100 as in the
+``model-index``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +91,64 @@ def model_index(
                 }
             )
     return {"tags": ["stylebench", "steb"], "model-index": [{"name": model, "results": results}]}
+
+
+EVALUATION_FRAMEWORK = "stylebench"
+
+
+def eval_task_id(config: str, task: str) -> str:
+    """The ``eval.yaml`` task id of one task type on one config of a dataset repo."""
+    return f"{config}_{task}"
+
+
+def eval_yaml(
+    name: str, description: str, config_tasks: Mapping[str, Sequence[str]]
+) -> dict[str, Any]:
+    """A benchmark dataset repo's ``eval.yaml``: one task per (config, task type)."""
+    tasks = [
+        {"id": eval_task_id(config, task), "config": config}
+        for config, names in sorted(config_tasks.items())
+        for task in names
+    ]
+    return {
+        "name": name,
+        "description": description,
+        "evaluation_framework": EVALUATION_FRAMEWORK,
+        "tasks": tasks,
+    }
+
+
+def eval_results(
+    records: Sequence[Any],
+    source_url: str | None,
+    source_name: str = "stylebench results repository",
+) -> list[dict[str, Any]]:
+    """``.eval_results`` entries of one model: one per result (its main score x100),
+    dataset = the Hub repo the rows came from, task = :func:`eval_task_id`; ``source``
+    only when the results repository has a public address."""
+    entries = []
+    for r in sorted(records, key=lambda r: (r.dataset_id, r.task)):
+        protocol = r.run.get("protocol") or {}
+        setting = f"protocol {protocol.get('name')} v{protocol.get('version')}" if protocol else ""
+        entry: dict[str, Any] = {
+            "dataset": {
+                "id": r.dataset.repo or r.dataset_id,
+                "task_id": eval_task_id(r.dataset.config, r.task),
+            },
+            "value": _pct(r.main_score),
+        }
+        if r.dataset.revision:
+            entry["dataset"]["revision"] = r.dataset.revision
+        if r.created_at:
+            entry["date"] = r.created_at[:10]
+        if source_url:
+            entry["source"] = {"url": source_url, "name": source_name}
+        entry["notes"] = (
+            f"{r.main_score_name} x100, stylebench {r.versions.get('stylebench', '?')}, "
+            f"{setting}, seed {r.seed}".replace(", , ", ", ")
+        )
+        entries.append(entry)
+    return entries
 
 
 def card_metadata_yaml(meta: dict[str, Any]) -> str:

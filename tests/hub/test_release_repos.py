@@ -232,7 +232,8 @@ def test_push_dry_run_dataset(built: tuple[Path, dict[str, int]]) -> None:
         *(f"data/{c}/test-00000-of-00001.parquet" for c in ("easy", "medium", "hard")),
     ):
         assert f"  {file}\n" in out
-    assert "stylebench_build.json" not in out and "4 files" in out
+    assert "stylebench_build.json" not in out and "5 files" in out
+    assert "  eval.yaml\n" in out and "eval.yaml written" in out  # the Hub benchmark file
 
 
 def test_push_dry_run_metric_and_space() -> None:

@@ -1,0 +1,158 @@
+"""``stylebench results add|validate|submit|table``: the results repository
+(:mod:`evaluators.results.repository`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from dataset_scripts.core.errors import StylebenchError
+from evaluators.dataset_commands import console as _console
+
+_REPO_HELP = (
+    "The results repository: a local folder, a git remote (URL, git@..., or a path ending "
+    ".git) or a Hub dataset repo id (org/name)."
+)
+_WORKDIR = click.option(
+    "--workdir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Working copy of a git remote / staging folder of a Hub repo "
+    "(default: under the stylebench cache).",
+)
+
+
+@click.group(name="results")
+def COMMAND() -> None:
+    """The results repository: add a run's results, validate, submit, build the table."""
+
+
+@COMMAND.command(name="add")
+@click.argument("run_folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--repo", "repo", required=True, help=_REPO_HELP)
+@click.option(
+    "--model-meta",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="JSON/YAML: name, revision, license, n_parameters, embedding_dim, max_tokens, "
+    "open_weights, training_data, reference.",
+)
+@click.option(
+    "--benchmark",
+    default="steb",
+    show_default=True,
+    help="The benchmark (alias, name or NAME(version)) the run was made for.",
+)
+@_WORKDIR
+def add(
+    run_folder: Path, repo: str, model_meta: Path | None, benchmark: str, workdir: Path | None
+) -> None:
+    """Lay the results of RUN_FOLDER (a `stylebench run --out` folder) out as
+    results/<org>__<model>/<revision>/<dataset>/<task>.json with model_meta.json and
+    run_settings.json; version-1 files are migrated."""
+    from evaluators.results.repository import add_run, open_repo
+
+    target = open_repo(repo, workdir)
+    report = add_run(run_folder, target.root, model_meta, benchmark)
+    console = _console()
+    for rel in report.written:
+        console.print(f"  added    {rel}")
+    for rel in report.replaced:
+        console.print(f"  replaced {rel}")
+    console.print(
+        f"{len(report.written)} added, {len(report.replaced)} replaced "
+        f"({report.migrated} migrated from version 1) for {', '.join(report.models)} "
+        f"in {target.root}"
+    )
+
+
+@COMMAND.command(name="validate")
+@click.option("--repo", "repo", required=True, help=_REPO_HELP)
+@click.option(
+    "--base",
+    default=None,
+    help="What removals are checked against: a folder (the repository before), or a git "
+    "ref (default for a git work tree: origin/HEAD, else HEAD).",
+)
+@_WORKDIR
+def validate(repo: str, base: str | None, workdir: Path | None) -> None:
+    """Check a results repository; every refusal names its file and reason (exit status
+    2 when anything is refused)."""
+    from evaluators.results.repository import open_repo
+    from evaluators.results.validate import format_report, validate_repository
+
+    target = open_repo(repo, workdir)
+    report = validate_repository(target.root, base)
+    console = _console()
+    for line in format_report(report):
+        console.print(line, markup=False, highlight=False)
+    if not report.ok:
+        raise StylebenchError(f"{len(report.refusals)} refused in {target.root}")
+
+
+@COMMAND.command(name="submit")
+@click.option("--repo", "repo", required=True, help=_REPO_HELP)
+@click.option("--branch", default=None, help="git: the branch (default: submission/<model>).")
+@click.option("--message", default=None, help="The commit message.")
+@click.option("--dry-run", is_flag=True, help="Print the files it would send; send nothing.")
+@_WORKDIR
+def submit(
+    repo: str, branch: str | None, message: str | None, dry_run: bool, workdir: Path | None
+) -> None:
+    """Send what `results add` laid out: a branch and commit pushed to a git remote, or a
+    pull request on a Hub dataset repo (validated first)."""
+    from evaluators.results.repository import resolve_repo
+    from evaluators.results.submit import plan_submission, submit_git, submit_hub
+
+    plan = plan_submission(resolve_repo(repo, workdir), branch=branch, message=message)
+    console = _console()
+    where = f"branch {plan.branch} of" if plan.branch else "a pull request on"
+    console.print(f"{where} {plan.target.spec} ({plan.target.kind}), from {plan.target.root}")
+    for file in plan.files:
+        console.print(f"  {file}", markup=False, highlight=False)
+    console.print(f"{len(plan.files)} files")
+    if dry_run:
+        console.print("dry run: nothing sent")
+        return
+    if plan.target.kind == "git":
+        console.print(f"pushed commit {submit_git(plan)}")
+    else:
+        console.print(f"opened {submit_hub(plan)}")
+
+
+@COMMAND.command(name="table")
+@click.option("--repo", "repo", required=True, help=_REPO_HELP)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True)
+@click.option(
+    "--scores",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write the benchmark scores (complete rows only, with coverage) as Parquet.",
+)
+@_WORKDIR
+def table(repo: str, out: Path, scores: Path | None, workdir: Path | None) -> None:
+    """Write the long-format table the leaderboard reads (one row per result, metric and
+    benchmark) as Parquet."""
+    from evaluators.results.repository import open_repo
+    from evaluators.results.table import benchmark_scores, results_table
+
+    target = open_repo(repo, workdir)
+    frame = results_table(target.root)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    frame.to_parquet(out, index=False)
+    console = _console()
+    console.print(f"{len(frame)} rows ({frame['model'].nunique()} models) -> {out}")
+    if scores is not None:
+        summary = benchmark_scores(frame)
+        summary.to_parquet(scores, index=False)
+        for row in summary.itertuples():
+            value = (
+                "incomplete" if row.score is None or row.score != row.score else f"{row.score:.4f}"
+            )
+            console.print(
+                f"  {row.model} {row.benchmark}({row.benchmark_version}): {value} "
+                f"({row.covered} of {row.total})",
+                markup=False,
+                highlight=False,
+            )
