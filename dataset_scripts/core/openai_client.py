@@ -15,15 +15,22 @@ whose path is ``/`` names a server whose API is at its root (Infinity without
 style-discrimination form ``openai:<base_url>::<model>`` still parses, with a
 ``FutureWarning``.
 
-The client retries 429 and 5xx answers, connection errors and timeouts with
-exponential backoff (honouring ``Retry-After``), and fails with one line naming the URL,
+The client retries 408, 425, 429 and 5xx answers, connection errors and timeouts with
+exponential backoff (honouring ``Retry-After``); other 4xx answers (client errors) and
+errors of the request itself (a malformed header, a redirect loop) fail at once. Each
+request has an overall deadline, ``timeout`` seconds (120 by default) for the whole
+answer and its retries: a server that never answers, or trickles its answer byte by
+byte, fails when it passes, with an error saying so. Errors are one line naming the URL,
 the status and the server's message. The API key comes from ``api_key=`` or
-``$OPENAI_API_KEY``; it is sent only as a bearer header and never logged.
+``$OPENAI_API_KEY``; it is sent only as a bearer header and never shown: a key holding a
+newline or another control character is refused without printing it, and no error
+message carries it.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import os
 import re
 import threading
@@ -37,7 +44,7 @@ import numpy as np
 
 from dataset_scripts.core.errors import StylebenchError
 
-RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+RETRY_STATUS = frozenset({408, 425, 429, 500, 502, 503, 504})
 _CANONICAL = re.compile(r"^(?P<model>\S+?)@(?P<url>https?://\S+)$")
 
 
@@ -103,8 +110,36 @@ def parse_served_spec(spec: str, prefix: str = "openai") -> ServedModel:
     return ServedModel(match["model"], normalize_base_url(match["url"]))
 
 
-def _retry_after(response: Any) -> float | None:
-    value = response.headers.get("retry-after") if response is not None else None
+class _DeadlinePassed(Exception):
+    """A request's overall deadline passed (internal)."""
+
+
+class _Watchdog:
+    """Shuts the socket of ``response`` down at ``deadline``, which wakes a read blocked
+    on a server that stopped sending (or sends too slowly)."""
+
+    def __init__(self, response: Any, deadline: float) -> None:
+        self.fired = False
+        stream = response.extensions.get("network_stream")
+        self._socket = stream.get_extra_info("socket") if stream is not None else None
+        self._timer = threading.Timer(max(0.0, deadline - time.monotonic()), self._fire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _fire(self) -> None:
+        import socket
+
+        self.fired = True
+        if self._socket is not None:
+            with contextlib.suppress(OSError):
+                self._socket.shutdown(socket.SHUT_RDWR)
+
+    def cancel(self) -> None:
+        self._timer.cancel()
+
+
+def _retry_after(headers: Any) -> float | None:
+    value = headers.get("retry-after") if headers is not None else None
     try:
         return max(0.0, float(value)) if value is not None else None
     except ValueError:
@@ -114,10 +149,11 @@ def _retry_after(response: Any) -> float | None:
 class OpenAIClient:
     """A small thread-safe client for one OpenAI-compatible server (``httpx``).
 
-    ``max_retries`` retries (so ``max_retries + 1`` attempts) on 429/5xx, connection
-    errors and timeouts, waiting ``backoff * 2**attempt`` seconds (at most
-    ``max_backoff``, or the server's ``Retry-After``). ``max_connections`` bounds the
-    connection pool (callers bound their own concurrency to the same number).
+    ``max_retries`` retries (so ``max_retries + 1`` attempts) on 408/425/429/5xx,
+    connection errors and timeouts, waiting ``backoff * 2**attempt`` seconds (at most
+    ``max_backoff``, or the server's ``Retry-After``), all within the request's overall
+    deadline of ``timeout`` seconds. ``max_connections`` bounds the connection pool
+    (callers bound their own concurrency to the same number).
     """
 
     def __init__(
@@ -137,52 +173,135 @@ class OpenAIClient:
         self.max_retries = int(max_retries)
         self.backoff = float(backoff)
         self.max_backoff = float(max_backoff)
+        self.timeout = float(timeout)
+        if not self.timeout > 0:
+            raise StylebenchError(f"timeout must be a positive number of seconds; got {timeout!r}")
         key = api_key or os.environ.get("OPENAI_API_KEY")
+        if key and (not key.isprintable() or not key.isascii() or key != key.strip()):
+            where = "api_key" if api_key else "$OPENAI_API_KEY"
+            raise OpenAIError(
+                f"the API key ({where}) holds a newline, a space at its ends or another "
+                "character a bearer header cannot carry; it was not sent (and is not shown): "
+                "set it again without them"
+            )
+        self._secret = key or None
         headers = {"Authorization": f"Bearer {key}"} if key else {}
         self._http = httpx.Client(
-            timeout=timeout,
+            timeout=self.timeout,
             headers=headers,
             limits=httpx.Limits(max_connections=max_connections),
         )
         self._lock = threading.Lock()
         self.retries_done = 0  # how many retries this client has made (for reports)
 
+    def _redact(self, text: str) -> str:
+        """``text`` without the API key (an error message never carries it)."""
+        return text.replace(self._secret, "***") if self._secret else text
+
+    def _attempt(
+        self, method: str, url: str, payload: dict[str, Any] | None, deadline: float
+    ) -> tuple[int, Any, bytes]:
+        """One HTTP exchange: ``(status, headers, body)``, given up at ``deadline``
+        (a monotonic time): waiting for the answer is bounded by the read timeout set to
+        the time left, reading the body by a watchdog that shuts the socket at the
+        deadline (a server that trickles its answer resets a per-read timeout forever)."""
+        import httpx
+
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise _DeadlinePassed
+        stream = self._http.stream(
+            method, url, json=payload, timeout=httpx.Timeout(left), follow_redirects=False
+        )
+        with stream as response:
+            watchdog = _Watchdog(response, deadline)
+            try:
+                body = b"".join(response.iter_bytes())
+            except (httpx.TransportError, httpx.TimeoutException):
+                if watchdog.fired or time.monotonic() >= deadline:
+                    raise _DeadlinePassed from None
+                raise
+            finally:
+                watchdog.cancel()
+            if watchdog.fired:
+                raise _DeadlinePassed
+            return response.status_code, response.headers, body
+
     def request(self, method: str, path: str, payload: dict[str, Any] | None = None) -> Any:
-        """``method`` ``base_url + path`` with retries; the decoded JSON answer."""
+        """``method`` ``base_url + path`` with retries, within the overall deadline of
+        ``timeout`` seconds; the decoded JSON answer."""
+        import json
+
         import httpx
 
         url = endpoint(self.base_url, path)
+        deadline = time.monotonic() + self.timeout
         last = ""
+        attempts = 0
         for attempt in range(self.max_retries + 1):
-            response = None
+            attempts = attempt + 1
+            headers: Any = None
             try:
-                response = self._http.request(method, url, json=payload)
-            except (httpx.TransportError, httpx.TimeoutException) as error:
-                last = f"{type(error).__name__}: {error}"
+                try:
+                    status, headers, body = self._attempt(method, url, payload, deadline)
+                except httpx.TimeoutException:
+                    if deadline - time.monotonic() < 0.1:  # the wait was cut at the deadline
+                        raise _DeadlinePassed from None
+                    raise
+            except _DeadlinePassed:
+                raise OpenAIError(
+                    f"{url}: no complete answer within the request deadline of "
+                    f"{self.timeout:g} s ({attempts} attempt(s){'; last: ' + last if last else ''}); "
+                    "the server is not answering or answers too slowly (raise the timeout if "
+                    "it is just slow)"
+                ) from None
+            except (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError) as error:
+                last = self._redact(f"{type(error).__name__}: {error}")
+            except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError) as error:
+                # the request itself is wrong (a malformed header, a bad URL): no retry
+                raise OpenAIError(
+                    self._redact(f"{url}: the request failed: {type(error).__name__}: {error}")
+                ) from None
             else:
-                if response.status_code == 200:
+                text = body.decode("utf-8", errors="replace")
+                if status == 200:
                     try:
-                        return response.json()
+                        return json.loads(text)
                     except ValueError:
                         raise OpenAIError(
-                            f"{url}: answer is not JSON: {response.text[:200]!r}"
+                            self._redact(f"{url}: answer is not JSON: {text[:200]!r}")
                         ) from None
-                last = f"HTTP {response.status_code}: {response.text[:300]}"
-                if response.status_code not in RETRY_STATUS:
-                    raise OpenAIError(f"{url} answered {last}{self._not_found_hint(response)}")
+                last = self._redact(f"HTTP {status}: {text[:300]}")
+                if 300 <= status < 400:
+                    where = headers.get("location", "?")
+                    raise OpenAIError(
+                        self._redact(
+                            f"{url} answered HTTP {status}, a redirect to {where}; give the "
+                            "server's final API URL (redirects are not followed)"
+                        )
+                    )
+                if status not in RETRY_STATUS:
+                    raise OpenAIError(f"{url} answered {last}{self._not_found_hint(status)}")
             if attempt == self.max_retries:
                 break
-            wait = _retry_after(response)
+            wait = _retry_after(headers)
             if wait is None:
                 wait = self.backoff * 2**attempt
+            wait = min(wait, self.max_backoff)
+            if time.monotonic() + wait >= deadline:
+                break  # no time left for another attempt
             with self._lock:
                 self.retries_done += 1
-            time.sleep(min(wait, self.max_backoff))
-        raise OpenAIError(f"{url} failed after {self.max_retries + 1} attempts; last: {last}")
+            time.sleep(wait)
+        plural = "s" if attempts != 1 else ""
+        raise OpenAIError(
+            f"{url} failed after {attempts} attempt{plural}; last: {last} (the request "
+            f"deadline is {self.timeout:g} s)"
+        )
 
-    def _not_found_hint(self, response: Any) -> str:
+    def _not_found_hint(self, status: int) -> str:
         """For a 404 under ``/v1``: how to name a server whose API is elsewhere."""
-        if response.status_code != 404 or not self.base_url.endswith("/v1"):
+        if status != 404 or not self.base_url.endswith("/v1"):
             return ""
         root = self.base_url[: -len("/v1")]
         return (
@@ -245,6 +364,11 @@ class OpenAIClient:
         dims = {row.shape[0] for row in rows}
         if len(dims) > 1:
             raise OpenAIError(f"{where}: one answer mixes dimensions {sorted(dims)}")
+        if dims == {0}:
+            raise OpenAIError(
+                f"{where}: the server returned 0-dimensional vectors for model {model!r}; "
+                "nothing can be scored from them (check the served model)"
+            )
         matrix = np.stack(rows) if rows else np.zeros((0, 0), np.float32)
         reported = answer.get("model") if isinstance(answer, dict) else None
         return matrix, str(reported) if reported else None

@@ -113,17 +113,39 @@ def identity_key(identity: dict[str, Any]) -> str:
 
 
 def as_embedding_matrix(vectors: Any, n_texts: int, who: str) -> np.ndarray:
-    """Validate an encoder's output: 2-D, one row per text, finite, float32."""
+    """Validate an encoder's output: 2-D, one row per text, at least one dimension,
+    finite, float32. Vectors that are all the same (e.g. all zero: a broken model or
+    server) give chance-level scores that look normal, so they are warned about
+    (:class:`ConstantVectorsWarning`)."""
     array = np.asarray(vectors)
     if array.ndim != 2 or array.shape[0] != n_texts:
         raise ValueError(
             f"{who} returned shape {array.shape} for {n_texts} texts; expected ({n_texts}, d)"
         )
+    if n_texts and array.shape[1] == 0:
+        raise ValueError(
+            f"{who} returned 0-dimensional vectors for {n_texts} texts; nothing can be "
+            "scored from them (check the model or the server)"
+        )
     array = array.astype(np.float32, copy=False)
     if not np.isfinite(array).all():
         bad = int(np.flatnonzero(~np.isfinite(array).all(axis=1))[0])
         raise ValueError(f"{who} returned a non-finite vector for text #{bad}")
+    if n_texts > 1 and not (array != array[0]).any():
+        import warnings
+
+        kind = "all-zero" if not array[0].any() else "identical"
+        warnings.warn(
+            f"{who} returned {kind} vectors for all {n_texts} texts of a batch: scores "
+            "from them are chance level (check the model or the server)",
+            ConstantVectorsWarning,
+            stacklevel=2,
+        )
     return array
+
+
+class ConstantVectorsWarning(UserWarning):
+    """An encoder gave every text of a batch the same vector."""
 
 
 def length_sorted_batches(texts: Sequence[str], batch_size: int) -> Iterator[list[int]]:

@@ -9,7 +9,12 @@ evaluators and scores.
 * Batching and bounded concurrency: ``encode`` splits texts into requests of
   ``batch_size`` inputs and keeps at most ``max_concurrency`` in flight; rows come back
   in input order.
-* Retries with backoff on 429/5xx and connection errors (:class:`OpenAIClient`).
+* Retries with backoff on 408/425/429/5xx and connection errors, none on other client
+  errors; each request has an overall deadline of ``timeout`` seconds (120 by default)
+  covering the whole answer and its retries, so a server that never answers or
+  trickles its answer fails then with an error saying so (:class:`OpenAIClient`).
+* 0-dimensional vectors are refused; constant vectors are warned about
+  (:func:`~evaluators.encoders.base.as_embedding_matrix`, for every encoder).
 * Identity (the cache key): the requested model, the model id the server reports (its
   ``/v1/models`` entry, or the ``model`` field of the answer), the weights root where the
   server names one (vLLM), the dimension and ``dimensions=``. The URL is not part of it:
