@@ -360,28 +360,22 @@ def run_push(plan: PushPlan, *, private: bool = False, token: str | None = None)
     from huggingface_hub import HfApi
 
     api = HfApi(token=token)
-    if plan.kind == "model-results":  # someone's model repo: a pull request, never a repo
-        info = api.upload_folder(
-            folder_path=str(plan.folder),
-            repo_id=plan.repo_id,
+    # model results go to someone's model repo: a pull request there, never a new repo
+    as_pr = plan.kind == "model-results"
+    if not as_pr:
+        api.create_repo(
+            plan.repo_id,
             repo_type=plan.repo_type,
-            allow_patterns=list(plan.files),
-            commit_message=f"stylebench eval results for {plan.repo_id}",
-            create_pr=True,
+            private=private,
+            exist_ok=True,
+            space_sdk="gradio" if plan.repo_type == "space" else None,
         )
-        return str(info)
-    api.create_repo(
-        plan.repo_id,
-        repo_type=plan.repo_type,
-        private=private,
-        exist_ok=True,
-        space_sdk="gradio" if plan.repo_type == "space" else None,
-    )
     info = api.upload_folder(
         folder_path=str(plan.folder),
         repo_id=plan.repo_id,
         repo_type=plan.repo_type,
         allow_patterns=list(plan.files),
-        commit_message=f"stylebench push of {plan.repo_id}",
+        commit_message=f"stylebench {'eval results' if as_pr else 'push'} for {plan.repo_id}",
+        **({"create_pr": True} if as_pr else {}),
     )
     return str(info)

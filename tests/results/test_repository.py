@@ -400,3 +400,30 @@ def test_benchmark_objects_keep_the_old_names() -> None:
     assert (
         partial.value is None and partial.coverage == f"{len(lite.units) - 1} of {len(lite.units)}"
     )
+
+
+def test_model_results_push_is_a_pull_request(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import huggingface_hub
+
+    from evaluators.publish import plan_push, run_push
+
+    calls: list[tuple[str, dict[str, Any]]] = []
+
+    class Recorder:
+        def __init__(self, token: str | None = None) -> None:
+            pass
+
+        def create_repo(self, repo_id: str, **kwargs: Any) -> None:
+            calls.append(("create_repo", kwargs))
+
+        def upload_folder(self, **kwargs: Any) -> str:
+            calls.append(("upload_folder", kwargs))
+            return "pr-url"
+
+    monkeypatch.setattr(huggingface_hub, "HfApi", Recorder)
+    plan = plan_push(str(repo), kind="model-results", model="function-words", repo_id="a/b")
+    assert run_push(plan) == "pr-url"
+    (call,) = calls  # no create_repo: the model repo is someone else's
+    assert call[0] == "upload_folder" and call[1]["create_pr"] is True
+    assert call[1]["allow_patterns"] == [".eval_results/STEB_v1.yaml"] == list(plan.files)
+    assert call[1]["repo_type"] == "model" and call[1]["repo_id"] == "a/b"
