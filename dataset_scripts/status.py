@@ -5,7 +5,8 @@ Raw downloads are found in two ways (:func:`discover`): a folder named like the
 dataset's ``raw_hint`` (the folder names under ``../shared/corpora``), or, under any
 other name, a folder whose *layout* identifies the download (:data:`LAYOUTS`: the files
 that only that release has, e.g. ``SMSSpamCollection`` or PAN's
-``truth-problem-N.json`` under ``pan23-multi-author-analysis-dataset1``). Every match
+``truth-problem-N.json`` under ``pan23-multi-author-analysis-dataset1``, or what one
+of them says: the corpus PAN14's ``truth.json`` names). Every match
 says which file identified it, so ``stylebench build --all`` can print what it found
 where.
 """
@@ -42,14 +43,19 @@ class Layout:
     ``patterns`` are ``fnmatch`` patterns on a file's path relative to the candidate
     folder (``*`` also crosses ``/``); each must match at least one file, and a pattern
     may offer alternatives separated by ``|``. ``token`` (lower case), when given, must
-    occur in the candidate's name or in the matched path: it tells apart releases with
-    the same layout (PAN23 from PAN24, PAN15 from PAN14).
+    occur in the candidate's name or in one of its paths: it tells apart releases with
+    the same layout (PAN23 from PAN24, PAN15 from PAN14). ``says`` = (pattern, text),
+    when given, is the other way to name the release: one of the first files matching
+    the pattern holds the text in its first kilobytes (PAN14's ``truth.json`` names its
+    corpus); with both, either one suffices. Several layouts may feed one source: the
+    earlier in :data:`LAYOUTS` is preferred (PAN15's test set over its training set).
     """
 
     source: str  # the raw_hint of the datasets this download feeds
     what: str  # the release, in words
     patterns: tuple[str, ...]
     token: str = ""
+    says: tuple[str, str] | None = None
 
 
 LAYOUTS: tuple[Layout, ...] = (
@@ -65,8 +71,56 @@ LAYOUTS: tuple[Layout, ...] = (
         token="pan24",
     ),
     Layout(
-        "pan15_authorship_verification_english",
-        "PAN15 authorship verification, English (Zenodo 3737563)",
+        "pan25_multi_author_analysis",
+        "PAN25 multi-author writing style analysis (Zenodo 14891299)",
+        ("*easy/*truth-problem-*.json|*medium/*truth-problem-*.json|*hard/*truth-problem-*.json",),
+        token="pan25",
+    ),
+    *(
+        Layout(
+            f"pan22_style_change{suffix}",
+            f"PAN22 style change detection, dataset{n} ({level})",
+            (f"*dataset{n}/*truth-problem-*.json",),
+            token="pan22",
+        )
+        for n, level, suffix in (
+            (1, "basic", ""),
+            (2, "advanced", "_dataset2"),
+            (3, "sentence", "_dataset3"),
+        )
+    ),
+    Layout(
+        "pan18_style_change",
+        "PAN18 style change detection (problem-N.truth with change positions; Zenodo 3746040)",
+        ("*problem-[0-9]*.truth", "*problem-[0-9]*.txt"),
+        token="pan18",
+        says=("*problem-[0-9]*.truth", '"positions"'),
+    ),
+    Layout(
+        "pan13_authorship_verification_test",
+        "PAN13 authorship verification (two-digit problems EN01/; Zenodo 3715999)",
+        ("*truth.txt", "*EN[0-9][0-9]/unknown.txt", "*EN[0-9][0-9]/known0[0-9].txt"),
+        token="pan13",
+    ),
+    *(
+        Layout(
+            f"pan14_authorship_verification_test_corpus{n}",
+            f"PAN14 authorship verification, test corpus {n} ({name}; Zenodo 3716033)",
+            ("*truth.txt", "*E[EN][0-9][0-9][0-9]/unknown.txt"),
+            token=f"corpus{n}",
+            says=("*truth.json", f"{name} Evaluation Corpus"),
+        )
+        for n, name in ((1, "Early-bird"), (2, "Final"))
+    ),
+    Layout(  # only the test set has problems numbered 200 and above (EN001-EN500)
+        "pan15_authorship_verification_english_test",
+        "PAN15 authorship verification, English test set (Zenodo 3737563)",
+        ("*truth.txt", "*EN[0-9][0-9][0-9]/known01.txt", "*EN[2-5][0-9][0-9]/unknown.txt"),
+        token="pan15",
+    ),
+    Layout(  # the training set (EN001-EN100): STEB's dataset only where no test set is
+        "pan15_authorship_verification_english_test",
+        "PAN15 authorship verification, English training set (Zenodo 3737563)",
         ("*truth.txt", "*EN[0-9][0-9][0-9]/unknown.txt", "*EN[0-9][0-9][0-9]/known01.txt"),
         token="pan15",
     ),
@@ -154,10 +208,27 @@ def match_layout(folder: Path, layout: Layout, listing: list[str] | None = None)
         if hit is None:
             return None
         evidence = evidence or hit
+    if not layout.token and layout.says is None:
+        return evidence
     token = layout.token
-    if token and token not in folder.name.lower() and not any(token in p.lower() for p in listing):
-        return None
-    return evidence
+    if token and (token in folder.name.lower() or any(token in p.lower() for p in listing)):
+        return evidence
+    return evidence if layout.says and _says(folder, listing, *layout.says) else None
+
+
+def _says(folder: Path, listing: list[str], pattern: str, text: str, files: int = 20) -> bool:
+    """Whether one of the first ``files`` files matching ``pattern`` holds ``text`` in its
+    first 4 KB."""
+    regex = re.compile(fnmatch.translate(pattern))
+    for path in [p for p in listing if regex.match(p)][:files]:
+        try:
+            with open(folder / path, "rb") as handle:
+                head = handle.read(4096)
+        except OSError:
+            continue
+        if text.encode("utf-8") in head:
+            return True
+    return False
 
 
 def discover(raw_root: Path | None) -> dict[str, list[RawMatch]]:
@@ -172,21 +243,24 @@ def discover(raw_root: Path | None) -> dict[str, list[RawMatch]]:
     children = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
     for child in children:
         found.setdefault(child.name, []).append(RawMatch(child.name, child, "folder name"))
+    by_layout: list[tuple[int, RawMatch]] = []
     for child in children:
         listing = _listing(child)
-        for layout in LAYOUTS:
-            if any(m.folder == child for m in found.get(layout.source, [])):
+        for rank, layout in enumerate(LAYOUTS):
+            if any(m.folder == child for m in found.get(layout.source, [])) or any(
+                m.folder == child and m.source == layout.source for _, m in by_layout
+            ):
                 continue
             evidence = match_layout(child, layout, listing)
             if evidence is not None:
-                found.setdefault(layout.source, []).append(
-                    RawMatch(layout.source, child, f"layout: {evidence}")
-                )
+                by_layout.append((rank, RawMatch(layout.source, child, f"layout: {evidence}")))
+    for _, match in sorted(by_layout, key=lambda item: item[0]):  # stable: folder order
+        found.setdefault(match.source, []).append(match)
     sources = {layout.source for layout in LAYOUTS}
     if not any(m.source in sources for ms in found.values() for m in ms):
         listing = _listing(root)  # raw_root may itself be one download
         for layout in LAYOUTS:
-            evidence = match_layout(root, layout, listing)
+            evidence = None if layout.source in found else match_layout(root, layout, listing)
             if evidence is not None:
                 found.setdefault(layout.source, []).append(
                     RawMatch(layout.source, root, f"layout: {evidence}")

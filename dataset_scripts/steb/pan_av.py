@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -69,19 +70,92 @@ def _known_order(path: Path) -> tuple[int, str]:
     return (int(match.group(1)) if match else 0, path.name)
 
 
+@dataclass(frozen=True)
+class Release:
+    """The corpus of a PAN13-15 download that one dataset reads, told apart from the
+    download's other corpora (PAN14's test corpus 1 and 2, PAN15's training and test
+    sets) by the names of their folders and, for PAN14, by the ``corpus`` that their
+    ``truth.json`` names."""
+
+    what: str  # the corpus, in words: "test corpus 1"
+    wanted: tuple[str, ...]  # a corpus whose label (lower case) holds one is this one
+    others: tuple[str, ...]  # words naming the download's other corpora
+    fallback: bool = False  # build from the other corpora when this one is absent
+
+
+PAN13_TEST = Release("test corpus 2", ("corpus2",), ("training", "corpus1"), fallback=True)
+PAN14_CORPUS1 = Release(
+    "early-bird test corpus 1", ("corpus1", "early-bird"), ("corpus2", "final", "training")
+)
+PAN14_CORPUS2 = Release(
+    "final test corpus 2", ("corpus2", "final evaluation"), ("corpus1", "early-bird", "training")
+)
+PAN15_TEST = Release("test set", ("test",), ("training",), fallback=True)
+
+
+def corpus_label(corpus: Path, raw: Path) -> str:
+    """What names a corpus folder: its path below ``raw`` (lower case) and, where it has
+    a ``truth.json`` (PAN14), the ``corpus`` named there."""
+    label = corpus.relative_to(raw).as_posix().lower()
+    truth_json = corpus / "truth.json"
+    if truth_json.is_file():
+        match = re.search(r'"corpus"\s*:\s*"([^"]*)"', _read_text(truth_json)[:2000])
+        label += " " + (match.group(1).lower() if match else "")
+    return label
+
+
+def select_corpora(
+    raw: Path, corpora: list[Path], release: Release | None, dropped: Counter[str]
+) -> list[Path]:
+    """The corpus folders (those holding a ``truth.txt``) of ``raw`` that ``release``
+    reads: all of them when there is only one or no release is given; else those whose
+    label names the release, else those naming no other corpus, else (``fallback``) all.
+    The problems of the corpora left out are counted in ``dropped``; a download holding
+    only other corpora is an error naming them."""
+    if release is None or len(corpora) < 2:
+        return corpora
+    label = {c: corpus_label(c, raw) for c in corpora}
+    chosen = [c for c in corpora if any(t in label[c] for t in release.wanted)]
+    if not chosen:
+        chosen = [c for c in corpora if not any(t in label[c] for t in release.others)]
+    if not chosen and release.fallback:
+        return corpora
+    if not chosen:
+        found = ", ".join(c.relative_to(raw).as_posix() for c in corpora)
+        raise DataError(f"missing {release.what} in {raw}: its corpora are {found}")
+    for corpus in corpora:
+        if corpus not in chosen:
+            n = len(list(corpus.glob("*/unknown.txt")))
+            where = corpus.relative_to(raw).as_posix()
+            dropped[f"problems of {where} (not the {release.what})"] += n
+    return chosen
+
+
 def pan_folder_pairs(
-    raw: Path, prefixes: tuple[str, ...] | None, dropped: Counter[str]
+    raw: Path,
+    prefixes: tuple[str, ...] | None,
+    dropped: Counter[str],
+    release: Release | None = None,
 ) -> list[dict[str, Any]]:
     """Trials of a PAN13-15-style download: every problem folder (with ``unknown.txt``)
-    whose id starts with one of ``prefixes`` (all when None); problems of other
-    languages/genres and problems missing from every ``truth.txt`` are counted."""
-    truth: dict[str, int] = {}
-    for path in sorted(raw.rglob("truth.txt")):
-        truth.update(read_truth_txt(path))
-    if not truth:
+    of the corpus ``release`` names (:func:`select_corpora`) whose id starts with one of
+    ``prefixes`` (all when None); problems of other languages/genres and problems
+    missing from every ``truth.txt`` are counted. A problem id found twice (two copies
+    or two corpora mixed) is an error naming both folders."""
+    corpora = sorted({p.parent for p in raw.rglob("truth.txt")})
+    if not corpora:
         raise DataError(f"{raw}: no truth.txt (expected a PAN13-15 verification download)")
+    chosen = select_corpora(raw, corpora, release, dropped)
+    truth: dict[str, int] = {}
+    for corpus in chosen:
+        truth.update(read_truth_txt(corpus / "truth.txt"))
+    if len(chosen) == len(corpora):
+        unknowns = raw.rglob("unknown.txt")
+    else:  # only the problems of the corpora chosen
+        unknowns = (u for c in chosen for u in c.rglob("unknown.txt"))
     rows = []
-    for unknown in sorted(raw.rglob("unknown.txt"), key=lambda p: p.parent.name):
+    seen: dict[str, Path] = {}
+    for unknown in sorted(unknowns, key=lambda p: (p.parent.name, str(p))):
         problem = unknown.parent.name
         if prefixes is not None and not problem.upper().startswith(prefixes):
             dropped[f"problem of another language/genre (prefix not in {list(prefixes)})"] += 1
@@ -89,6 +163,12 @@ def pan_folder_pairs(
         if problem not in truth:
             dropped["problem without a truth.txt entry"] += 1
             continue
+        if problem in seen:
+            raise DataError(
+                f"{raw}: problem {problem} is in {seen[problem]} and in {unknown.parent} "
+                "(two corpora or two copies; point --raw at one corpus)"
+            )
+        seen[problem] = unknown.parent
         knowns = sorted(unknown.parent.glob("known*.txt"), key=_known_order)
         if not knowns:
             raise DataError(f"{unknown.parent}: problem has no known*.txt")
@@ -101,7 +181,8 @@ def pan_folder_pairs(
             {"id": problem, "text1": known_text, "text2": unknown_text, "label": truth[problem]}
         )
     if not rows:
-        raise DataError(f"{raw}: no problem matched {list(prefixes or [])}")
+        wanted = f"problems {list(prefixes)}" if prefixes else "problems with a truth.txt entry"
+        raise DataError(f"missing {wanted} in {raw}: no problem matched")
     return rows
 
 
@@ -274,7 +355,7 @@ def build_enron(raw: Path | None) -> BuildResult:
 # ------------------------------------------------------------------- PAN13-15/20/21 ---
 
 
-def av_protocol(name: str, prefixes: tuple[str, ...] | None) -> str:
+def av_protocol(name: str, prefixes: tuple[str, ...] | None, release: Release | None) -> str:
     if prefixes is None:
         return (
             "`pairs.jsonl` and `truth.jsonl` are joined by `id`; `label` = 1 where `same` is "
@@ -290,11 +371,29 @@ def av_protocol(name: str, prefixes: tuple[str, ...] | None) -> str:
         + " gives one trial: its `known*.txt` texts (numeric order) joined by a blank line "
         "form `text1`, `unknown.txt` is `text2`, and `label` is 1 where `truth.txt` says "
         "`Y`. Problems of the download's other languages/genres are counted below. Point "
-        "`--raw` at the test corpus (for PAN14: corpus 1 or corpus 2)."
+        "`--raw` at the test corpus (for PAN14: corpus 1 or corpus 2)." + _release_text(release)
     )
 
 
-def _register_av(hub_id: str, prefixes: tuple[str, ...] | None) -> Any:
+def _release_text(release: Release | None) -> str:
+    if release is None:
+        return ""
+    text = (
+        f" A download holding several corpora (folders with a `truth.txt`) is read for the "
+        f"{release.what} only: the corpora whose path (or `truth.json` `corpus` field) names "
+        + " or ".join(f"`{t}`" for t in release.wanted)
+        + ", else those naming none of "
+        + ", ".join(f"`{t}`" for t in release.others)
+        + "; the problems of the others are counted below"
+    )
+    if release.fallback:
+        return text + " (a download holding only those others is read whole)."
+    return text + " (a download holding only those others is reported as lacking it)."
+
+
+def _register_av(
+    hub_id: str, prefixes: tuple[str, ...] | None, release: Release | None = None
+) -> Any:
     def build(raw: Path | None) -> BuildResult:
         if raw is None:
             raise DataError(f"{hub_id} needs --raw (the PAN download)")
@@ -302,7 +401,7 @@ def _register_av(hub_id: str, prefixes: tuple[str, ...] | None) -> Any:
         if prefixes is None:
             rows = pan2x_pairs(Path(raw), dropped)
         else:
-            rows = pan_folder_pairs(Path(raw), prefixes, dropped)
+            rows = pan_folder_pairs(Path(raw), prefixes, dropped, release)
         return BuildResult({"text_pairs": {"test": rows}}, dict(dropped))
 
     build.__name__ = "build_" + hub_id.split("/")[1]
@@ -313,15 +412,50 @@ def _register_av(hub_id: str, prefixes: tuple[str, ...] | None) -> Any:
 # Raw downloads available under ../shared/corpora (folder name; status.LAYOUTS knows
 # their layout), and what the card must say about them.
 RAW_HINTS = {
-    "steb/pan15_authorship_verification_english_test": "pan15_authorship_verification_english"
+    "steb/pan13_authorship_verification_english_test": "pan13_authorship_verification_test",
+    **{
+        f"steb/pan14_authorship_verification_{corpus}_english_{genre}_test": (
+            f"pan14_authorship_verification_test_{corpus}"
+        )
+        for corpus in ("corpus1", "corpus2")
+        for genre in ("essays", "novels")
+    },
+    "steb/pan15_authorship_verification_english_test": "pan15_authorship_verification_english_test",
 }
+PAN13_NOTE = (
+    " STEB's PAN13 set is test corpus 2 (`pan13-authorship-verification-test-corpus2-2013-05-29`"
+    "), whose English problems `EN01`-`EN40` (30 of them, 3-7 known texts each) give Table "
+    "15's 30 trials; its `truth.txt` also lists the Greek and Spanish problems (85 lines)."
+)
+PAN14_NOTE = (
+    " PAN14 released two test corpora with the same layout and file names: corpus 1 (the "
+    "early-bird evaluation corpus; 100 English essays `EE*` and 100 English novels `EN*` "
+    "problems) and corpus 2 (the final evaluation corpus; 200 of each). Corpus 1 is a subset "
+    "of corpus 2: in the copies in `../shared/corpora` its 200 problem folders are "
+    "byte-identical to corpus 2's folders of the same ids, with the same answers. The "
+    "build tells them apart by the folder names (`...-test-corpus1-...`, "
+    "`...-test-corpus2-...`) or the `corpus` that `truth.json` names (`Early-bird "
+    "Evaluation Corpus`, `Final Evaluation Corpus`). The English novels reuse texts across "
+    "problems: corpus 2's 400 novel files are 43 distinct texts (corpus 1's 200 files the "
+    "same 43), so a model embeds far fewer texts than Table 15's count of texts."
+)
 PAN15_NOTE = (
-    " STEB uses the English **test** set (500 problems; Table 15: 1,000 texts). The "
+    " STEB uses the English **test** set (`pan15-authorship-verification-test-dataset2-"
+    "english-2015-04-19`: 500 problems, 250 Y / 250 N; Table 15: 1,000 texts). The "
     "training set (`pan15-authorship-verification-training-dataset-english-2015-04-19`, "
     "100 problems, 50 Y / 50 N) has the same layout and builds the same way into 100 trials "
     "(200 texts): a build with 200 texts is that training set, a sample of the problems "
-    "STEB evaluates, not STEB's dataset. The copy in `../shared/corpora` is the training set."
+    "STEB evaluates, not STEB's dataset. `../shared/corpora` holds both "
+    "(`pan15_authorship_verification_english_test`, `pan15_authorship_verification_english`); "
+    "`stylebench build --all` takes the test set (its problems numbered 200 and above only "
+    "it has) and the training set only where no test set is found. The test set reuses "
+    "texts across problems: its 1,000 files are 83 distinct files (82 distinct texts once "
+    "leading and trailing whitespace is stripped)."
 )
+NOTES = {
+    "pan13_authorship_verification_english_test": PAN13_NOTE,
+    "pan15_authorship_verification_english_test": PAN15_NOTE,
+}
 
 MULTILINGUAL_NOTE = (
     " This set is part of STEB's multilingual analysis (Sec. 5.3, Table 5), not of the 96 "
@@ -335,9 +469,10 @@ def _av(
     summary: str,
     citation: str,
     problem_prefixes: tuple[str, ...] | None = None,
+    release: Release | None = None,
 ) -> DatasetSpec:
     hub_id = f"steb/{name}"
-    note = PAN15_NOTE if name == "pan15_authorship_verification_english_test" else ""
+    note = NOTES.get(name, PAN14_NOTE if name.startswith("pan14") else "")
     return steb_dataset(
         name=name,
         summary=summary,
@@ -350,14 +485,14 @@ def _av(
         citation=citation,
         application="AV",
         problem_prefixes=problem_prefixes,
-        builder=_register_av(hub_id, problem_prefixes),
-        protocol=av_protocol(name, problem_prefixes) + note,
+        builder=_register_av(hub_id, problem_prefixes, release),
+        protocol=av_protocol(name, problem_prefixes, release) + note,
         raw_hint=RAW_HINTS.get(hub_id, ""),
     )
 
 
 def _multilingual_av(
-    name: str, language: str, prefixes: tuple[str, ...], citation: str
+    name: str, language: str, prefixes: tuple[str, ...], citation: str, release: Release
 ) -> DatasetSpec:
     return steb_dataset(
         name=name,
@@ -375,8 +510,8 @@ def _multilingual_av(
         language=(LANGUAGES[language],),
         application="AV",
         problem_prefixes=prefixes,
-        builder=_register_av(f"steb/{name}", prefixes),
-        protocol=av_protocol(name, prefixes) + MULTILINGUAL_NOTE,
+        builder=_register_av(f"steb/{name}", prefixes, release),
+        protocol=av_protocol(name, prefixes, release) + MULTILINGUAL_NOTE,
     )
 
 
@@ -411,6 +546,7 @@ AV_SETS = (
         "PAN13 authorship verification, English test set: known texts vs. an unknown text.",
         PAN13_CITATION,
         problem_prefixes=("EN",),
+        release=PAN13_TEST,
     ),
     _av(
         "pan14_authorship_verification_corpus1_english_essays_test",
@@ -418,6 +554,7 @@ AV_SETS = (
         "PAN14 authorship verification, test corpus 1, English essays.",
         PAN14_CITATION,
         problem_prefixes=("EE",),
+        release=PAN14_CORPUS1,
     ),
     _av(
         "pan14_authorship_verification_corpus1_english_novels_test",
@@ -425,6 +562,7 @@ AV_SETS = (
         "PAN14 authorship verification, test corpus 1, English novels.",
         PAN14_CITATION,
         problem_prefixes=("EN",),
+        release=PAN14_CORPUS1,
     ),
     _av(
         "pan14_authorship_verification_corpus2_english_essays_test",
@@ -432,6 +570,7 @@ AV_SETS = (
         "PAN14 authorship verification, test corpus 2, English essays.",
         PAN14_CITATION,
         problem_prefixes=("EE",),
+        release=PAN14_CORPUS2,
     ),
     _av(
         "pan14_authorship_verification_corpus2_english_novels_test",
@@ -439,6 +578,7 @@ AV_SETS = (
         "PAN14 authorship verification, test corpus 2, English novels.",
         PAN14_CITATION,
         problem_prefixes=("EN",),
+        release=PAN14_CORPUS2,
     ),
     _av(
         "pan15_authorship_verification_english_test",
@@ -446,6 +586,7 @@ AV_SETS = (
         "PAN15 cross-topic/cross-genre authorship verification, English test set.",
         PAN15_CITATION,
         problem_prefixes=("EN",),
+        release=PAN15_TEST,
     ),
     _av(
         "pan20_authorship_verification_test",
@@ -464,9 +605,11 @@ AV_SETS = (
 )
 
 MULTILINGUAL_AV = (
-    _multilingual_av("pan13_authorship_verification_greek_test", "greek", ("GR",), PAN13_CITATION),
     _multilingual_av(
-        "pan13_authorship_verification_spanish_test", "spanish", ("SP",), PAN13_CITATION
+        "pan13_authorship_verification_greek_test", "greek", ("GR",), PAN13_CITATION, PAN13_TEST
+    ),
+    _multilingual_av(
+        "pan13_authorship_verification_spanish_test", "spanish", ("SP",), PAN13_CITATION, PAN13_TEST
     ),
     *(
         _multilingual_av(
@@ -474,6 +617,7 @@ MULTILINGUAL_AV = (
             language,
             (prefix,),
             PAN14_CITATION,
+            PAN14_CORPUS1 if corpus == "corpus1" else PAN14_CORPUS2,
         )
         for corpus in ("corpus1", "corpus2")
         for language, genre, prefix in (
@@ -485,7 +629,11 @@ MULTILINGUAL_AV = (
     ),
     *(
         _multilingual_av(
-            f"pan15_authorship_verification_{language}_test", language, (prefix,), PAN15_CITATION
+            f"pan15_authorship_verification_{language}_test",
+            language,
+            (prefix,),
+            PAN15_CITATION,
+            PAN15_TEST,
         )
         for language, prefix in (("dutch", "DU"), ("greek", "GR"), ("spanish", "SP"))
     ),

@@ -286,7 +286,10 @@ def find_split_folder(raw: Path, tokens: tuple[str, ...], dropped: Counter[str])
         if matching:
             folders = matching
         elif any(t in p for f in folders for p in parts(f) for t in known):
-            raise DataError(f"{raw}: no folder for level {tokens[0]!r} among {folders}")
+            raise DataError(
+                f"missing level {tokens[0]!r} in {raw}: no folder for level {tokens[0]!r} "
+                f"among {folders}"
+            )
 
     def rank(folder: Path) -> tuple[int, str]:
         name = "/".join(parts(folder))
@@ -361,6 +364,16 @@ COUNT_NOTES: dict[tuple[int, str], str] = {
     (24, "easy"): _SAME_RULES + " PAN24 easy validation: 2,471 pairs = 4,942 texts, as Table 15.",
     (24, "medium"): _SAME_RULES
     + " PAN24 medium validation: 4,592 pairs = 9,184 texts, as Table 15.",
+    (22, "basic"): _SAME_RULES
+    + " PAN22 dataset1 (basic) validation (300 documents): 2,141 pairs = 4,282 texts, as "
+    "Table 15; every document of this set has exactly one change (1,841 same-author and "
+    "300 different-author pairs).",
+    **{
+        (25, level): _SAME_RULES
+        + f" PAN25 {level} validation (900 documents, Zenodo 14891299): {pairs:,} pairs = "
+        f"{2 * pairs:,} texts, as Table 15."
+        for level, pairs in (("easy", 10247), ("medium", 12759), ("hard", 10648))
+    },
     (24, "hard"): _SAME_RULES
     + " PAN24 hard validation: 4,131 pairs = 8,262 texts, as Table 15; `problem-475.txt` "
     "has a carriage return inside a paragraph, which STEB's loader (and this build) "
@@ -429,11 +442,20 @@ def protocol(year: int, level: str) -> str:
     return text
 
 
-# Folder names under ../shared/corpora (status.LAYOUTS also knows PAN23/24 by layout).
+# Folder names under ../shared/corpora (status.LAYOUTS also knows each by its layout).
 RAW_HINTS = {
+    18: "pan18_style_change",
+    22: "pan22_style_change",  # dataset1 (basic) only
     23: "pan23_multi_author_analysis",
     24: "pan24_multi_author_analysis",
+    25: "pan25_multi_author_analysis",
     26: "pan_code_smoketests",  # the organisers' PAN26 smoke test
+}
+# PAN22's three datasets are found each by its own folder (``dataset2``, ``dataset3``),
+# so that a download holding only dataset1 makes only the basic set buildable.
+LEVEL_HINTS = {
+    (22, "advanced"): "pan22_style_change_dataset2",
+    (22, "sentence"): "pan22_style_change_dataset3",
 }
 
 
@@ -465,7 +487,7 @@ def _sc(year: int, level: str, trials: int) -> DatasetSpec:
         unit=unit,
         builder=_style_change_builder(year, level, name),
         protocol=protocol(year, level),
-        raw_hint=RAW_HINTS.get(year, ""),
+        raw_hint=LEVEL_HINTS.get((year, level), RAW_HINTS.get(year, "")),
     )
 
 

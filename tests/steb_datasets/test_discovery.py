@@ -75,7 +75,7 @@ def test_same_layout_needs_the_release_token(tmp_path: Path) -> None:
     assert [m.folder.name for m in found["pan24_multi_author_analysis"]] == [
         "pan24-multi-author-analysis"
     ]
-    assert [m.folder.name for m in found["pan15_authorship_verification_english"]] == [
+    assert [m.folder.name for m in found["pan15_authorship_verification_english_test"]] == [
         "pan15 english"
     ]
 
