@@ -427,3 +427,15 @@ def test_model_results_push_is_a_pull_request(repo: Path, monkeypatch: pytest.Mo
     assert call[0] == "upload_folder" and call[1]["create_pr"] is True
     assert call[1]["allow_patterns"] == [".eval_results/STEB_v1.yaml"] == list(plan.files)
     assert call[1]["repo_type"] == "model" and call[1]["repo_id"] == "a/b"
+
+
+def test_contamination_is_a_warning(repo: Path) -> None:
+    meta_path = repo / "results/stylometric/no_revision_available/model_meta.json"
+    meta = json.loads(meta_path.read_text())
+    meta["training_data"] = [REPO, "steb/ASSET"]
+    meta_path.write_text(json.dumps(meta))
+    report = validate_repository(repo)
+    assert report.ok
+    (found,) = [f for f in report.warnings if "contamination" in f.reason]
+    assert found.path == str(meta_path.relative_to(repo)) and REPO in found.reason
+    assert "steb/ASSET" not in found.reason  # listed, but not evaluated on
