@@ -50,8 +50,8 @@ def test_values_besides_the_two_named_are_listed(tmp_path: Path) -> None:
         load_detection_set(path, human_label="1", machine_label="0")
     message = str(error.value)
     assert "2 value(s) besides the human label and the machine label ('1', '0')" in message
-    assert "'2' (first at three.csv line 4)" in message
-    assert "'unsure' (first at three.csv line 6)" in message
+    assert "'2' (first at " in message and "three.csv line 4)" in message
+    assert "three.csv line 6)" in message.split("'unsure' (first at ")[1]
     with pytest.raises(DataError, match="--machine-label needs --human-label too"):
         label_mapping("0", None)
     with pytest.raises(DataError, match="are both '1'"):
@@ -78,11 +78,11 @@ def test_the_space_takes_the_label_names(tmp_path: Path) -> None:
     from stylebench_space.safety import UserError
 
     path = tmp_path / "set.csv"
-    path.write_text("text,label\na b,1\nc d,1\ne f,0\n")
+    path.write_text("text,label\na b,1\nc d,1\ne f,0\ng h,0\n")
     _, regimes = detectors.load_arb_set(path, human_label="1", machine_label="0")
-    assert regimes == ["Human", "Human", "machine"]
+    assert regimes == ["Human", "Human", "machine", "machine"]
     _, regimes = detectors.load_arb_set(path)  # default: 1 = machine
-    assert regimes == ["machine", "machine", "Human"]
+    assert regimes == ["machine", "machine", "Human", "Human"]
     path.write_text("text,label\na b,1\nc d,1\ne f,5\n")
     with pytest.raises(UserError, match="row 4: label '5' is neither of '1', '0'"):
         detectors.load_arb_set(path, human_label="1", machine_label="0")
