@@ -208,6 +208,11 @@ def input_error(feature: Any, values: Any, name: str) -> str | None:
         return f"{name} must be a list of values; got {_describe(values)}"
     if len(values) == 0:
         return f"{name} is empty"
+    if kind == "string" and depth == 0 and isinstance(values, list | tuple):
+        # numpy turns [0, "a"] into text ("0", "a"): a cast, refused here
+        bad = next((v for v in values if _bad_scalar(v, "string")), None)
+        if bad is not None and any(isinstance(v, str) for v in values):
+            return f"{name} mixes text labels with {_describe(bad)}; give every label as text"
     try:
         arr = np.asarray(values)
     except (ValueError, TypeError):  # ragged nesting: walk it

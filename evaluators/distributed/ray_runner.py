@@ -122,6 +122,7 @@ def connect(address: str) -> Any:
         return ray
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+    check_reachable(address)  # Ray itself retries an unreachable address forever
     try:
         if address == "local":
             ray.init(**kwargs)
@@ -130,6 +131,47 @@ def connect(address: str) -> Any:
     except (ConnectionError, RuntimeError, ValueError) as error:
         raise StylebenchError(join_failure_message(address, error)) from None
     return ray
+
+
+JOIN_SECONDS = 20.0  # how long a driver waits for the cluster's port to accept it
+
+
+def check_reachable(address: str, seconds: float | None = None) -> None:
+    """For a ``host:port`` address, wait up to ``seconds`` (:data:`JOIN_SECONDS`) for the
+    port to accept a TCP connection (a head node may still be starting), then stop with
+    an error naming the address: ``ray.init`` on an unreachable address rewrites it and
+    retries forever. ``auto``, ``local`` and ``ray://`` addresses are left to Ray."""
+    import socket
+    import time
+
+    if address in ("auto", "local") or "://" in address:
+        return
+    host, sep, port_text = address.rpartition(":")
+    if not sep or not port_text.isdigit() or not host:
+        raise StylebenchError(
+            f"--ray {address!r}: expected auto, local, <host>:<port> (e.g. head-node:6379) "
+            "or ray://<host>:<port>"
+        )
+    host = host.strip("[]")
+    limit = JOIN_SECONDS if seconds is None else seconds
+    deadline = time.monotonic() + limit
+    last: OSError | None = None
+    while True:
+        left = deadline - time.monotonic()
+        try:
+            with socket.create_connection((host, int(port_text)), timeout=max(0.1, min(5, left))):
+                return
+        except OSError as error:
+            last = error
+        if time.monotonic() + 1 > deadline:
+            break
+        time.sleep(1)
+    reason = last.strerror if last is not None and last.strerror else str(last)
+    raise StylebenchError(
+        f"cannot join the Ray cluster at {address!r}: nothing accepted a connection there "
+        f"within {limit:g} s ({reason}); is the head running? start one with "
+        "`ray start --head --port <port>`, or use --ray local"
+    )
 
 
 def join_failure_message(address: str, error: BaseException) -> str:

@@ -115,7 +115,12 @@ def check_two_classes(positive: np.ndarray, name: str = "labels") -> tuple[int, 
 
 
 def as_labels(values: Any, name: str) -> np.ndarray:
-    """Return class or cluster labels (integers, strings or booleans) as a 1-D array."""
+    """Return class or cluster labels (integers, strings or booleans) as a 1-D array.
+
+    Text labels mixed with numbers (``[0, "a", 1]``) are refused: numpy would turn them
+    all into text (``"0"``, ``"a"``, ``"1"``), a cast the caller never asked for."""
+    if not isinstance(values, np.ndarray) and isinstance(values, Sequence | tuple):
+        _check_one_label_kind(values, name)
     arr = as_1d(values, name)
     kind = arr.dtype.kind
     if kind == "f":
@@ -123,14 +128,30 @@ def as_labels(values: Any, name: str) -> np.ndarray:
     elif kind == "O":
         if any(v is None for v in arr):
             raise ValueError(f"{name} contains None")
-        try:  # mixed ints/strings cannot be ordered by np.unique
-            arr = arr.astype(str) if any(isinstance(v, str) for v in arr) else arr
+        _check_one_label_kind(arr, name)
+        try:  # labels of one kind that still cannot be ordered by np.unique
             np.unique(arr)
         except TypeError as exc:
             raise ValueError(f"{name} mixes label types that cannot be compared ({exc})") from None
     elif kind not in "biuUS":
         raise ValueError(f"{name} must be integers, strings or booleans; got dtype {arr.dtype}")
     return arr
+
+
+def _check_one_label_kind(values: Any, name: str) -> None:
+    """Raise when ``values`` mixes text labels with non-text ones (numbers, booleans)."""
+    first_text = first_other = None
+    for index, value in enumerate(values):
+        if isinstance(value, str | np.str_ | bytes):
+            first_text = index if first_text is None else first_text
+        elif first_other is None:
+            first_other = index
+        if first_text is not None and first_other is not None:
+            raise ValueError(
+                f"{name} mixes text and non-text labels ({values[first_other]!r} at index "
+                f"{first_other}, {values[first_text]!r} at index {first_text}); labels are "
+                "never cast: give all as text or all as integers"
+            )
 
 
 def _real_number(value: Any, name: str, interval: str) -> float:
