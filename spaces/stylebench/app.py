@@ -12,12 +12,18 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
+from stylebench_space import health  # noqa: E402
 from stylebench_space.embedding import space_home  # noqa: E402
 from stylebench_space.ui import build_demo, warm_up  # noqa: E402
 
 demo = build_demo()
 
 if __name__ == "__main__":
+    health.self_check()  # the leaderboard table loads and every view answers (GET /health)
     warm_up()
     # GRADIO_SERVER_NAME / GRADIO_SERVER_PORT are read by launch() itself
-    demo.launch(allowed_paths=[str(space_home())], show_error=False)
+    demo.launch(
+        allowed_paths=[str(space_home())],
+        show_error=False,
+        app_kwargs={"routes": health.routes()},
+    )

@@ -1,4 +1,4 @@
-"""The Gradio Blocks of the Space: four tabs, each event a named API endpoint.
+"""The Gradio Blocks of the Space: six tabs, each event a named API endpoint.
 
 ========================  ==========================================================
 ``api_name``              inputs -> outputs
@@ -12,6 +12,9 @@
 ``/metric_info``          metric -> description (Markdown), cleared options
 ``/list_datasets``        filter -> registry table
 ``/dataset_details``      hub id -> card, first rows
+``/leaderboard_*``        the Leaderboard tab (:mod:`stylebench_space.leaderboard_tab`)
+``/validate_submission``  zip or git/Hub reference -> verdict, findings
+                          (:mod:`stylebench_space.submissions_tab`)
 ========================  ==========================================================
 
 Every handler turns :class:`~stylebench_space.safety.UserError` into a ``gr.Error`` with its
@@ -29,7 +32,14 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from stylebench_space import browser, detectors, embedding, metrics_tab
+from stylebench_space import (
+    browser,
+    detectors,
+    embedding,
+    leaderboard_tab,
+    metrics_tab,
+    submissions_tab,
+)
 from stylebench_space.backends import arb_backend, detector_names, steb_backend
 from stylebench_space.safety import (
     MAX_RUN_SECONDS,
@@ -424,6 +434,10 @@ def build_demo() -> gr.Blocks:
         with gr.Tabs():
             with gr.Tab("Embedding models", id="embedding"):
                 _embedding_tab()
+            with gr.Tab("Leaderboard", id="leaderboard"):
+                lb_load, lb_inputs, lb_outputs = leaderboard_tab.build(guarded)
+            with gr.Tab("Submissions", id="submissions"):
+                submissions_tab.build(guarded)
             with gr.Tab("Detectors", id="detectors"):
                 _detector_tab()
             with gr.Tab("Metrics playground", id="metrics"):
@@ -435,5 +449,6 @@ def build_demo() -> gr.Blocks:
             f"upload, {MAX_UPLOAD_BYTES // 1_000_000} MB per file, {MAX_RUN_SECONDS:.0f} s per "
             "run. Models never run their own code (no trust_remote_code).</small>"
         )
+        demo.load(lb_load, inputs=lb_inputs, outputs=lb_outputs, api_name=False)
     demo.queue(default_concurrency_limit=CONCURRENCY, max_size=QUEUE_SIZE)
     return demo

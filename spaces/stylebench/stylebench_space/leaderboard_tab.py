@@ -1,0 +1,435 @@
+"""The Leaderboard tab: views, filters, plots, drill-down and downloads over the
+precomputed views of :mod:`stylebench_space.leaderboard_data`.
+
+Every handler here is plain Python over the in-memory board (no computation over the long
+table on a switch); :func:`build` lays the tab out and names its API endpoints:
+
+========================  ==========================================================
+``api_name``              inputs -> outputs
+========================  ==========================================================
+``/leaderboard_table``    benchmark, view, open weights only, size, task types ->
+                          table, caption, CSV file
+``/leaderboard_plots``    the same -> score-vs-parameters PNG, per-column PNG
+``/leaderboard_models``   benchmark -> view, task-type and model choices
+``/leaderboard_drilldown`` benchmark, model -> per-dataset table, CSV file
+``/leaderboard_pair``     benchmark, model A, model B -> paired scatter PNG, table, note
+========================  ==========================================================
+
+The model-vs-model panel is a paired scatter of the two models' per-dataset main scores
+(labelled so): ``stylebench compare``'s paired tests need the per-item data of the result
+records, which the leaderboard table does not carry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from dataset_scripts.core.errors import StylebenchError
+from stylebench_space import leaderboard_data as data
+from stylebench_space.safety import UserError
+
+_plot_lock = threading.Lock()  # pyplot (used by evaluators.report.plot_scores) is not thread-safe
+TOP_BARS = 8  # models in the per-column bar chart
+MAX_ANSWERS = 512  # switches remembered (table, caption, CSV path): a repeated one is a lookup
+_answers: dict[tuple[Any, ...], tuple[pd.DataFrame, str, str]] = {}
+_answers_lock = threading.Lock()
+INTRO = (
+    "The leaderboard reads a precomputed results table (`stylebench results table`); the STEB "
+    "paper's 40 models are reference rows in the STEB views. Scores are x100, higher is "
+    "better. A model missing a dataset gets no average in that view: its coverage says how "
+    "many datasets it has. Intervals: 95%, normal approximation from the per-dataset "
+    "intervals (datasets independent)."
+)
+
+
+def board() -> data.Leaderboard:
+    return data.get_leaderboard()
+
+
+def _home() -> Path:
+    from stylebench_space.embedding import space_home
+
+    folder = space_home() / "leaderboard"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _filters(open_only: bool, size: str | None, task_types: Sequence[str] | None) -> data.Filters:
+    chosen = tuple(task_types) if task_types is not None else None
+    return data.Filters(bool(open_only), size or "any size", chosen)
+
+
+def _user(function: Callable[..., Any]) -> Callable[..., Any]:
+    """The board's own errors (unknown benchmark, view, model) become visitor messages."""
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except StylebenchError as error:
+            raise UserError(str(error)) from None
+
+    wrapper.__name__ = function.__name__
+    wrapper.__doc__ = function.__doc__
+    return wrapper
+
+
+@_user
+def leaderboard_table(
+    benchmark: str,
+    view: str,
+    open_only: bool = False,
+    size: str = "any size",
+    task_types: Sequence[str] | None = None,
+) -> tuple[pd.DataFrame, str, str]:
+    """One view of one benchmark, filtered: the table, its caption and its CSV file."""
+    lb = board()
+    if task_types is not None and not list(task_types) and lb.task_types(benchmark):
+        raise UserError("choose at least one task type")
+    chosen = task_types if task_types is None or list(task_types) else None
+    filters = _filters(open_only, size, chosen)
+    key = (
+        benchmark,
+        view,
+        filters.open_only,
+        filters.size,
+        tuple(sorted(filters.task_types or ())),
+    )
+    with _answers_lock:
+        if key in _answers:
+            return _answers[key]
+    frame, caption = lb.table(benchmark, view, filters)
+    frame = display_frame(frame)
+    csv = data.csv_file(frame, _home() / "csv", f"leaderboard-{benchmark}-{view}")
+    answer = (frame, caption, str(csv))
+    with _answers_lock:
+        if len(_answers) >= MAX_ANSWERS:
+            _answers.pop(next(iter(_answers)))
+        _answers[key] = answer
+    return answer
+
+
+def display_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """Parameters as whole numbers (blank when unknown), open weights as yes/no/blank."""
+    out = frame.copy()
+    if "n_parameters" in out:
+        out["n_parameters"] = [
+            None if pd.isna(v) else int(v) for v in pd.to_numeric(out["n_parameters"])
+        ]
+    if "open_weights" in out:
+        out["open_weights"] = out["open_weights"].map(
+            lambda v: "yes" if v is True else "no" if v is False else None
+        )
+    return out
+
+
+@_user
+def leaderboard_plots(
+    benchmark: str,
+    view: str,
+    open_only: bool = False,
+    size: str = "any size",
+    task_types: Sequence[str] | None = None,
+) -> tuple[str | None, str | None]:
+    """Score against parameters and the view's columns for the best models, as PNGs."""
+    lb = board()
+    chosen = task_types if task_types is None or list(task_types) else None
+    frame, _ = lb.table(benchmark, view, _filters(open_only, size, chosen))
+    vt = lb.view_table(benchmark, view, chosen)
+    key = hashlib.sha1(
+        pd.util.hash_pandas_object(frame.astype(str), index=False).values.tobytes()
+    ).hexdigest()[:16]
+    folder = _home() / "plots" / key
+    folder.mkdir(parents=True, exist_ok=True)
+    size_png = folder / "score_vs_parameters.png"
+    columns_png = folder / "score_per_column.png"
+    with _plot_lock:
+        if not size_png.is_file():
+            plot_size(frame, vt.overall, size_png, f"{benchmark}, {view}")
+        if not columns_png.is_file():
+            plot_columns(frame, vt.overall, vt.columns, columns_png, f"{benchmark}, {view}")
+    return (
+        str(size_png) if size_png.is_file() else None,
+        str(columns_png) if columns_png.is_file() else None,
+    )
+
+
+def plot_size(frame: pd.DataFrame, overall: str, path: Path, title: str) -> Path | None:
+    """Scatter of the overall score against the parameter count (log scale); the five best
+    labelled. None when no row has both."""
+    from matplotlib.figure import Figure
+
+    if overall not in frame:
+        return None
+    rows = frame.loc[pd.notna(frame[overall]) & pd.notna(pd.to_numeric(frame["n_parameters"]))]
+    fig = Figure(figsize=(6.4, 4.2))
+    ax = fig.subplots()
+    if rows.empty:
+        ax.text(0.5, 0.5, "no model here has both a score and a parameter count", ha="center")
+        ax.set_axis_off()
+    else:
+        x = pd.to_numeric(rows["n_parameters"]).to_numpy(dtype=float)
+        y = rows[overall].to_numpy(dtype=float)
+        ax.scatter(x, y, s=12, alpha=0.7)
+        for _, row in rows.nlargest(5, overall).iterrows():
+            ax.annotate(
+                str(row["model"]), (float(row["n_parameters"]), float(row[overall])), fontsize=7
+            )
+        ax.set_xscale("log")
+        ax.set_xlabel("parameters")
+        ax.set_ylabel(f"{overall} (x100)")
+        ax.grid(alpha=0.3)
+    ax.set_title(f"{title}: score vs parameters ({len(rows)} models)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def plot_columns(
+    frame: pd.DataFrame, overall: str, columns: Sequence[str], path: Path, title: str
+) -> Path | None:
+    """The view's columns (task types, clusters or datasets) for the best complete models,
+    as grouped bars (``evaluators.report.plot_scores``); at most 12 columns."""
+    from evaluators.report import plot_scores
+
+    shown = [c for c in columns if c in frame][:12]
+    ranked = frame.loc[pd.notna(frame[overall])] if overall in frame else frame
+    best = ranked.head(TOP_BARS)
+    rows = [
+        (str(r["model"]), title, c, "", float(r[c]) / data.SCALE)
+        for _, r in best.iterrows()
+        for c in shown
+        if pd.notna(r[c])
+    ]
+    if not rows:
+        return None
+    note = f"the {len(best)} best models" + (
+        f"; first 12 of {len(columns)} columns" if len(columns) > 12 else ""
+    )
+    return plot_scores(rows, path, title=f"{title}: score per column", note=note)
+
+
+@_user
+def leaderboard_models(benchmark: str) -> tuple[list[str], list[str], list[str]]:
+    """The views, task types and models of a benchmark (for the controls)."""
+    lb = board()
+    return lb.views(benchmark), lb.task_types(benchmark), lb.models(benchmark)
+
+
+@_user
+def leaderboard_drilldown(benchmark: str, model: str) -> tuple[pd.DataFrame, str]:
+    """One model's every dataset, task and metric in a benchmark (x100, with CIs)."""
+    if not model:
+        raise UserError("choose a model")
+    frame = board().drilldown(benchmark, model)
+    csv = data.csv_file(frame, _home() / "csv", f"{model}-{benchmark}")
+    return frame, str(csv)
+
+
+@_user
+def leaderboard_pair(benchmark: str, first: str, second: str) -> tuple[str, pd.DataFrame, str]:
+    """Paired per-dataset scores of two models: scatter PNG, table, one-line summary."""
+    if not first or not second:
+        raise UserError("choose two models")
+    if first == second:
+        raise UserError("choose two different models")
+    frame = board().paired(benchmark, first, second)
+    a, b = frame[first].to_numpy(dtype=float), frame[second].to_numpy(dtype=float)
+    wins, losses = int((a > b).sum()), int((a < b).sum())
+    note = (
+        f"{first} scores higher on {wins}, {second} on {losses}, equal on "
+        f"{len(frame) - wins - losses} of {len(frame)} shared (dataset, task) results. "
+        "Per-dataset point scores only: not a significance test (`stylebench compare` on "
+        "the result records gives paired tests and intervals)."
+    )
+    key = hashlib.sha1(f"{benchmark}\0{first}\0{second}".encode()).hexdigest()[:16]
+    path = _home() / "plots" / f"pair-{key}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _plot_lock:
+        if not path.is_file():
+            plot_pair(frame, first, second, path)
+    return str(path), frame, note
+
+
+def plot_pair(frame: pd.DataFrame, first: str, second: str, path: Path) -> Path:
+    """Scatter of model A's against model B's per-dataset scores, one colour per task,
+    with the diagonal."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(5.2, 5.0))
+    ax = fig.subplots()
+    for task, rows in frame.groupby("task"):
+        ax.scatter(rows[first], rows[second], s=14, alpha=0.75, label=str(task))
+    low = float(min(frame[first].min(), frame[second].min(), 0)) if len(frame) else 0.0
+    ax.plot([low, 100], [low, 100], color="black", linewidth=0.8, linestyle="dashed")
+    ax.set_xlabel(f"{first} (x100)")
+    ax.set_ylabel(f"{second} (x100)")
+    ax.set_title("paired per-dataset scores (not a significance test)", fontsize=10)
+    if len(frame):
+        ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    return path
+
+
+# ----------------------------------------------------------------------------- layout
+
+
+def build(
+    guard: Callable[[Callable[..., Any]], Callable[..., Any]],
+) -> tuple[Callable[..., Any], list[Any], list[Any]]:
+    """The tab's components and events (inside a ``gr.Tab``); ``guard`` is the Space's
+    error wrapper (one-line messages). Returns the page-load handler, its inputs and its
+    outputs (the benchmark's choices and the plots)."""
+    import gradio as gr
+
+    lb = board()
+    names = lb.benchmark_names()
+    first = names[0] if names else ""
+    views = lb.views(first) if first else []
+    types = lb.task_types(first) if first else []
+    models = lb.models(first) if first else []
+    gr.Markdown(INTRO)
+    if lb.error:
+        gr.Markdown(
+            f"_The configured results table did not load ({lb.error}); showing the "
+            "paper's models._",
+            elem_id="lb-error",
+        )
+    # the choices start as the union over the benchmarks (what an API call may pass); the
+    # page's load event narrows them to the chosen benchmark's
+    every_view = list(dict.fromkeys(v for b in names for v in lb.views(b)))
+    every_type = sorted({t for b in names for t in lb.task_types(b)})
+    every_model = sorted({m for b in names for m in lb.models(b)})
+    with gr.Row():
+        benchmark = gr.Dropdown(names, value=first, label="Benchmark", elem_id="lb-benchmark")
+        view = gr.Radio(
+            every_view, value=views[0] if views else None, label="View", elem_id="lb-view"
+        )
+    with gr.Row():
+        open_only = gr.Checkbox(label="open weights only", value=False, elem_id="lb-open")
+        size = gr.Dropdown(
+            list(data.SIZES), value="any size", label="Size", elem_id="lb-size", scale=1
+        )
+        task_types = gr.CheckboxGroup(
+            every_type, value=types, label="Task types", elem_id="lb-tasks", scale=3
+        )
+    table0, caption0, csv0 = (
+        leaderboard_table(first, views[0], False, "any size", None) if views else (None, "", None)
+    )
+    caption = gr.Markdown(caption0, elem_id="lb-caption")
+    table = gr.Dataframe(
+        value=table0, interactive=False, max_height=520, wrap=False, elem_id="lb-table"
+    )
+    csv = gr.File(value=csv0, label="This table as CSV", interactive=False, elem_id="lb-csv")
+    with gr.Row():
+        size_plot = gr.Image(
+            type="filepath",
+            label="Score vs parameters",
+            interactive=False,
+            buttons=["download"],
+            elem_id="lb-plot-size",
+        )
+        column_plot = gr.Image(
+            type="filepath",
+            label="Score per task type / column",
+            interactive=False,
+            buttons=["download"],
+            elem_id="lb-plot-columns",
+        )
+    with gr.Accordion("Drill-down: one model on every dataset", open=True):
+        with gr.Row():
+            model = gr.Dropdown(
+                every_model,
+                value=models[0] if models else None,
+                label="Model",
+                elem_id="lb-model",
+                scale=3,
+            )
+            drill = gr.Button("Show its datasets", elem_id="lb-drill", scale=1)
+        detail = gr.Dataframe(interactive=False, max_height=400, elem_id="lb-detail")
+        detail_csv = gr.File(label="Drill-down as CSV", interactive=False, elem_id="lb-detail-csv")
+    with gr.Accordion("Model vs model (paired per-dataset scores)", open=False):
+        with gr.Row():
+            model_a = gr.Dropdown(
+                every_model, value=models[0] if models else None, label="Model A", elem_id="lb-a"
+            )
+            model_b = gr.Dropdown(
+                every_model,
+                value=models[1] if len(models) > 1 else None,
+                label="Model B",
+                elem_id="lb-b",
+            )
+            pair_button = gr.Button("Compare", elem_id="lb-pair")
+        pair_note = gr.Markdown(elem_id="lb-pair-note")
+        pair_plot = gr.Image(
+            type="filepath",
+            label="Paired per-dataset scores",
+            interactive=False,
+            buttons=["download"],
+            elem_id="lb-pair-plot",
+        )
+        pair_table = gr.Dataframe(interactive=False, max_height=300, elem_id="lb-pair-table")
+
+    controls = [benchmark, view, open_only, size, task_types]
+    table_fn, plots_fn = guard(leaderboard_table), guard(leaderboard_plots)
+
+    @guard
+    def on_benchmark(name: str) -> tuple[Any, ...]:
+        v, t, m = leaderboard_models(name)
+        return (
+            gr.update(choices=v, value=v[0] if v else None),
+            gr.update(choices=t, value=t),
+            gr.update(choices=m, value=m[0] if m else None),
+            gr.update(choices=m, value=m[0] if m else None),
+            gr.update(choices=m, value=m[1] if len(m) > 1 else None),
+        )
+
+    @guard
+    def on_load(*values: Any) -> tuple[Any, ...]:
+        """The chosen benchmark's choices, and the plots of the table shown."""
+        return (*on_benchmark(values[0]), *leaderboard_plots(*values))
+
+    benchmark.input(
+        on_benchmark,
+        inputs=benchmark,
+        outputs=[view, task_types, model, model_a, model_b],
+        api_name="leaderboard_models",
+    ).then(table_fn, inputs=controls, outputs=[table, caption, csv], api_name=False).then(
+        plots_fn, inputs=controls, outputs=[size_plot, column_plot], api_name=False
+    )
+    first_event = True
+    for control in (view, open_only, size, task_types):
+        event = control.input(
+            table_fn,
+            inputs=controls,
+            outputs=[table, caption, csv],
+            api_name="leaderboard_table" if first_event else False,
+        )
+        event.then(
+            plots_fn,
+            inputs=controls,
+            outputs=[size_plot, column_plot],
+            api_name="leaderboard_plots" if first_event else False,
+        )
+        first_event = False
+    drill.click(
+        guard(leaderboard_drilldown),
+        inputs=[benchmark, model],
+        outputs=[detail, detail_csv],
+        api_name="leaderboard_drilldown",
+    )
+    pair_button.click(
+        guard(leaderboard_pair),
+        inputs=[benchmark, model_a, model_b],
+        outputs=[pair_plot, pair_table, pair_note],
+        api_name="leaderboard_pair",
+    )
+    load_outputs = [view, task_types, model, model_a, model_b, size_plot, column_plot]
+    return on_load, controls, load_outputs
