@@ -439,3 +439,19 @@ def test_contamination_is_a_warning(repo: Path) -> None:
     (found,) = [f for f in report.warnings if "contamination" in f.reason]
     assert found.path == str(meta_path.relative_to(repo)) and REPO in found.reason
     assert "steb/ASSET" not in found.reason  # listed, but not evaluated on
+
+
+def test_removed_result_in_a_git_work_tree_is_checked_against_head(repo: Path) -> None:
+    _git("init", "--quiet", cwd=repo)
+    _git("add", "results", cwd=repo)
+    _git(
+        "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "--quiet", "-m", "base",
+        cwd=repo,
+    )  # fmt: skip
+    assert validate_repository(repo).base == "git HEAD"
+    gone = _one_record(repo, "stylometric")
+    gone.unlink()
+    report = validate_repository(repo)
+    assert _reasons(report) == [
+        f"{gone.relative_to(repo)}: removed result: present in the base (git HEAD), absent here"
+    ]
