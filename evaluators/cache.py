@@ -14,6 +14,10 @@ SHA-256 of each text.
 * Damage to the file itself (truncated, overwritten, not a database) raises
   :class:`CacheDamagedError` naming the file and the recovery: move the file aside and
   rerun; every vector is then re-encoded into a fresh file.
+* A write the file system refuses (disk full, a read-only or unwritable folder) raises
+  :class:`CacheStorageError` saying which: the cache is healthy and is kept (moving it
+  aside would throw good vectors away); free space, give another ``--cache-dir`` or run
+  with ``--no-cache``.
 """
 
 from __future__ import annotations
@@ -37,6 +41,11 @@ T = TypeVar("T")
 
 class CacheDamagedError(StylebenchError):
     """The cache file cannot be read as a database; the message names it and the fix."""
+
+
+class CacheStorageError(StylebenchError):
+    """The cache cannot be written (disk full, read-only, no permission): the cache itself
+    is healthy and kept; the message says what to do instead."""
 
 
 class CacheDamageWarning(UserWarning):
@@ -70,25 +79,74 @@ class EmbeddingCache:
     def __init__(self, root: Path, identity: dict[str, Any]) -> None:
         self.identity = identity
         self.folder = Path(root) / identity_key(identity)
-        self.folder.mkdir(parents=True, exist_ok=True)
         self.path = self.folder / DB_NAME
         self.n_damaged = 0  # vectors that failed verification, over this object's life
-        manifest = self.folder / "identity.json"
-        if not manifest.exists():
-            manifest.write_text(json.dumps(identity, indent=2, sort_keys=True, default=str))
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            manifest = self.folder / "identity.json"
+            if not manifest.exists():
+                manifest.write_text(json.dumps(identity, indent=2, sort_keys=True, default=str))
+        except OSError as error:
+            raise self._storage_error(error.strerror or str(error), error.errno) from None
         self._db = self._guard(lambda: sqlite3.connect(self.path, timeout=120))
         self._guard(self._init_schema)
 
+    def _storage_error(self, detail: str, errno_code: int | None = None) -> CacheStorageError:
+        """A write the file system refused, named as what it is (the cache is healthy)."""
+        import errno
+        import os
+
+        full = errno_code in (errno.ENOSPC, errno.EDQUOT)
+        read_only = errno_code in (errno.EROFS, errno.EACCES, errno.EPERM)
+        text = detail.lower()
+        if "full" in text or "no space" in text:
+            full = True
+        if "readonly" in text or "read-only" in text or "permission" in text:
+            read_only = True
+        if not full and not read_only:
+            try:  # SQLite reports some failed writes only as "disk I/O error"
+                stat = os.statvfs(self.folder if self.folder.exists() else self.folder.parent)
+                full = stat.f_bavail * stat.f_frsize < 1 << 20
+                read_only = bool(stat.f_flag & os.ST_RDONLY) or not os.access(
+                    self.folder if self.folder.exists() else self.folder.parent, os.W_OK
+                )
+            except OSError:
+                pass
+        keep = "the cache itself is not damaged: keep it"
+        instead = "give --cache-dir a writable folder or run with --no-cache"
+        if full:
+            return CacheStorageError(
+                f"embedding cache {self.path}: disk full ({detail}); {keep}; free space "
+                f"and rerun, or {instead}"
+            )
+        if read_only:
+            return CacheStorageError(
+                f"embedding cache {self.path}: the folder is read-only or not writable "
+                f"({detail}); {keep}; {instead}"
+            )
+        return CacheStorageError(
+            f"embedding cache {self.path}: the file system refused a write ({detail}); "
+            f"{keep}; {instead}"
+        )
+
     def _guard(self, action: Callable[[], T]) -> T:
-        """Run a database action; a damaged file becomes :class:`CacheDamagedError`."""
+        """Run a database action; a damaged file becomes :class:`CacheDamagedError`, a
+        write the disk refuses (full, read-only) :class:`CacheStorageError`."""
         try:
             return action()
         except sqlite3.DatabaseError as error:
             if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
                 raise
+            name = getattr(error, "sqlite_errorname", "") or ""
+            if name.startswith(("SQLITE_FULL", "SQLITE_READONLY", "SQLITE_CANTOPEN")) or (
+                name.startswith(("SQLITE_IOERR", "SQLITE_PERM"))
+            ):
+                raise self._storage_error(str(error)) from None
             raise CacheDamagedError(
                 f"embedding cache {self.path} is damaged or unreadable ({error}); {recovery_hint(self.path)}"
             ) from None
+        except OSError as error:
+            raise self._storage_error(error.strerror or str(error), error.errno) from None
 
     def _init_schema(self) -> None:
         self._db.execute("PRAGMA journal_mode=WAL")

@@ -614,6 +614,46 @@ def main(argv: list[str] | None = None) -> None:
             raise
         click.echo(f"error: {error}", err=True)
         sys.exit(2)
+    except (OSError, RecursionError, MemoryError) as error:
+        # the disk, the file system or the input's shape, not a bug: one line, no traceback
+        if os.environ.get("STYLEBENCH_DEBUG"):
+            raise
+        click.echo(f"error: {_system_error_line(error)}", err=True)
+        sys.exit(2)
+
+
+def _one_line(text: str) -> str:
+    """An error message on one line (a message quoting a value may hold newlines)."""
+    return " ".join(part.strip() for part in text.splitlines() if part.strip()) or text
+
+
+def _system_error_line(error: BaseException) -> str:
+    """One line for an error of the machine rather than of stylebench: a full disk, a
+    read-only or unwritable path, a path below a file, input nested too deeply."""
+    import errno
+
+    if isinstance(error, RecursionError):
+        return "the input is nested too deeply to read (e.g. JSON thousands of levels deep)"
+    if isinstance(error, MemoryError):
+        return "out of memory; use a smaller input or a machine with more memory"
+    assert isinstance(error, OSError)
+    where = error.filename or ""
+    if error.filename2:
+        where = f"{where} -> {error.filename2}"
+    named = f": {where}" if where else ""
+    code = error.errno
+    if code in (errno.ENOSPC, errno.EDQUOT):
+        return f"disk full{named}; free space (or write elsewhere) and rerun"
+    if code == errno.EROFS:
+        return f"read-only file system{named}; choose a writable folder"
+    if code in (errno.EACCES, errno.EPERM):
+        return f"permission denied{named}; choose a folder you can write to"
+    if code == errno.ENOTDIR:
+        return f"a part of the path is a file, not a folder{named}"
+    if code == errno.EISDIR:
+        return f"a folder where a file was expected{named}"
+    reason = error.strerror or _one_line(str(error)) or type(error).__name__
+    return f"{reason}{named}"
 
 
 if __name__ == "__main__":

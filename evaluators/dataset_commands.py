@@ -13,6 +13,7 @@ Heavy imports stay inside the functions: this module is imported by ``stylebench
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -418,6 +419,72 @@ def list_encoders(_: ListFilters) -> Listing:
     return listing
 
 
+_PROGRESS_ENV = ("HF_HUB_DISABLE_PROGRESS_BARS", "HF_DATASETS_DISABLE_PROGRESS_BARS")
+
+
+def silence_progress(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    """``--no-progress``: also no model-loading or download bars (huggingface_hub,
+    transformers, datasets), for the command's run only.
+
+    huggingface_hub's switch is turned off before the command imports transformers or
+    datasets (which take their default from it at import); the environment variables carry
+    it to worker processes the command starts (``--devices``). When the command ends, the
+    environment and every switch are as before (a second command in one process, a test).
+    """
+    if not value:
+        return value
+    from huggingface_hub.utils import (
+        are_progress_bars_disabled,
+        disable_progress_bars,
+        enable_progress_bars,
+    )
+
+    hub_was_on = not are_progress_bars_disabled()
+    transformers_was_on = hub_was_on
+    if "transformers" in sys.modules:
+        from transformers.utils import logging as transformers_logging
+
+        transformers_was_on = transformers_logging.is_progress_bar_enabled()
+    saved_env = {name: os.environ.get(name) for name in _PROGRESS_ENV}
+    datasets_was_on = hub_was_on and saved_env["HF_DATASETS_DISABLE_PROGRESS_BARS"] is None
+    if "datasets" in sys.modules:
+        import datasets
+
+        datasets_was_on = datasets.is_progress_bar_enabled()
+        datasets.disable_progress_bars()
+    os.environ.update(dict.fromkeys(_PROGRESS_ENV, "1"))
+    disable_progress_bars()
+    if "transformers" in sys.modules:
+        transformers_logging.disable_progress_bar()
+
+    def restore() -> None:
+        for name, old in saved_env.items():
+            if old is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = old
+        if hub_was_on:
+            enable_progress_bars()
+        if transformers_was_on and "transformers" in sys.modules:
+            from transformers.utils import logging as transformers_logging
+
+            transformers_logging.enable_progress_bar()
+        if datasets_was_on and "datasets" in sys.modules:
+            import datasets
+
+            datasets.enable_progress_bars()
+
+    ctx.call_on_close(restore)
+    return value
+
+
+#: ``--no-progress`` of every command that shows progress
+no_progress_option = click.option(
+    "--no-progress", is_flag=True, callback=silence_progress, help="Hide progress bars "
+    "(also model loading and downloads).",
+)  # fmt: skip
+
+
 def list_datasets(filters: ListFilters) -> Listing:
     """Registered datasets (of ``filters.family``): built / buildable here / needs a
     download."""
@@ -435,24 +502,54 @@ def list_datasets(filters: ListFilters) -> Listing:
     root = filters.raw_root or corpora_root()
     found = discover(root)
     statuses = [dataset_status(s, root, filters.built_root, found) for s in specs]
-    listing = Listing(["dataset", "Hub repo[:config]", "tasks", "lang", "status", "licence"])
-    for status in sorted(statuses, key=lambda st: st.spec.hub_id.lower()):
+    # the Hub repo (and config) first: what load_dataset and --dataset take; "dataset" is
+    # the dataset's own id (STEB's Table 15 name; for a config of a release repo, the
+    # pre-release per-dataset id, which still works with a deprecation note)
+    listing = Listing(["Hub repo[:config]", "tasks", "lang", "status", "licence", "dataset"])
+
+    def repo_config(spec: Any) -> str:
+        return f"{spec.repo}:{spec.config}" if spec.config else spec.repo
+
+    for status in sorted(statuses, key=lambda st: repo_config(st.spec).lower()):
         spec = status.spec
         listing.rows.append(
             [
-                spec.hub_id,
-                f"{spec.repo}:{spec.config}" if spec.config else spec.repo,
+                repo_config(spec),
                 ", ".join(task_types(spec)),
                 ",".join(spec.language),
                 status.line(),
                 spec.license.split(";")[0],
+                spec.hub_id,
             ]
         )
     tally = Counter(st.kind for st in statuses)
-    listing.caption = f"{len(statuses)} datasets: " + ", ".join(
-        f"{n} {k}" for k, n in sorted(tally.items())
+    listing.caption = (
+        f"{plural(len(statuses), 'dataset')}: "
+        + ", ".join(f"{n} {k}" for k, n in sorted(tally.items()))
+        + f"; {plural(len({s.repo for s in specs}), 'Hub repo')} ({counts_note(specs)})"
     )
     return listing
+
+
+def counts_note(specs: Sequence[Any]) -> str:
+    """What the dataset count is made of: per family, and for STEB the paper's 96
+    (Table 15) plus the non-English PAN sets of its Sec. 5.3 (the "113 entries")."""
+    from collections import Counter
+
+    families = Counter(s.hub_id.split("/")[0] for s in specs)
+    parts = []
+    for family, n in sorted(families.items(), key=lambda item: (-item[1], item[0])):
+        if family == "steb":
+            in_96 = sum(1 for s in specs if s.steb is not None and s.steb.in_steb_96)
+            parts.append(
+                f"{n} steb, of the paper's 96 (Table 15)"
+                if in_96 == n
+                else f"{n} steb = {'the' if in_96 == 96 else f'{in_96} of the'} paper's 96 "
+                f"(Table 15) + {n - in_96} non-English PAN sets (Sec. 5.3)"
+            )
+        else:
+            parts.append(f"{n} {family}")
+    return ", ".join(parts)
 
 
 def list_metric_modules(_: ListFilters) -> Listing:

@@ -108,7 +108,7 @@ def _storage_error(out_dir: Path, error: OSError) -> OutputFolderError:
     if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
         kind = "read-only" if error.errno == errno.EROFS else "not writable (permission denied)"
         return OutputFolderError(
-            f"{where}: {error.filename or out_dir.parent} is {kind}; choose a writable folder"
+            f"{where}: the folder {out_dir.parent} is {kind}; choose a writable folder"
         )
     return OutputFolderError(f"{where}: cannot write the build: {error.strerror or error}")
 

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from evaluators.dataset_commands import no_progress_option
+
 
 @click.group("detect")
 def COMMAND() -> None:
@@ -129,7 +131,7 @@ def COMMAND() -> None:
     help="Output folder (default: stylebench_results/detect/<data name>); rerun with the same "
     "folder to resume.",
 )
-@click.option("--no-progress", is_flag=True)
+@no_progress_option
 def run_cmd(
     data: str,
     detectors: tuple[str, ...],

@@ -15,6 +15,7 @@ from evaluators.dataset_commands import (
     build_command,
     list_command,
     list_datasets,
+    no_progress_option,
 )
 
 DEFAULT_OUT = Path("stylebench_results/valla")
@@ -96,7 +97,7 @@ COMMAND.add_command(
     "--built-root", type=click.Path(path_type=Path), default=Path("built"), show_default=True
 )
 @click.option("--out", type=click.Path(path_type=Path), default=DEFAULT_OUT, show_default=True)
-@click.option("--no-progress", is_flag=True)
+@no_progress_option
 def run_command(
     method: str,
     dataset: str,

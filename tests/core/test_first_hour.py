@@ -21,7 +21,7 @@ def test_list_datasets_piped_is_tsv_with_whole_ids_and_urls() -> None:
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     header = lines[0].split("\t")
-    assert header[0] == "dataset" and {"tasks", "status", "licence"} <= set(header)
+    assert header[0] == "Hub repo[:config]" and {"dataset", "tasks", "status"} <= set(header)
     rows = [line.split("\t") for line in lines[1:] if not line.startswith("#")]
     assert len(rows) >= 96 and all(len(r) == len(header) for r in rows)
     status = header.index("status")

@@ -498,3 +498,24 @@ def test_space_lists_built_and_runs_typed_registered_ids(
             safety.validate_dataset_id(bad)
     with pytest.raises(safety.UserError, match="cannot fetch dataset 'steb/not_built_here'"):
         embedding.resolve_datasets([], "steb/not_built_here:hard")
+
+
+@pytest.mark.slow
+def test_no_progress_also_silences_model_loading_bars(zoo, datasets, root) -> None:
+    """In a fresh interpreter, as the console script runs it: with ``--no-progress`` no
+    bar at all reaches stderr, though transformers draws a "Loading weights" bar for the
+    same model in the next command of that process, run without the flag."""
+    argv = ["run", "--model", f"neurobiber:{zoo.neurobiber()}", "--dataset",
+            f"built/{FROM_FOLDER}", "--no-cache", "--out", "quiet"]  # fmt: skip
+    code = (
+        "import sys\nfrom evaluators.cli import main\n"
+        f"main({[*argv, '--no-progress']!r})\nprint('=== shown', file=sys.stderr)\n"
+        f"main({argv!r})\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    quiet, shown = done.stderr.split("=== shown")
+    assert "Loading weights" in shown and "%|" in shown, shown  # what the flag must hide
+    assert "Loading weights" not in quiet and "%|" not in quiet, quiet
