@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 NGRAM = 13
@@ -93,11 +93,10 @@ def _ngrams(text: str, n: int) -> set[int]:
     return {hash(tuple(words[i : i + n])) for i in range(len(words) - n + 1)}
 
 
-def near_duplicate_clusters(texts: Sequence[str], n: int = NGRAM) -> list[int]:
-    """Cluster id per text: texts sharing an ``n``-word sequence (transitively) share an
-    id; a text with no such neighbour is its own cluster. Exact duplicates (after
-    :func:`normalise_text`) share a cluster too."""
-    parent = list(range(len(texts)))
+def connected_rows(keys_per_row: Iterable[Iterable[Hashable]]) -> list[int]:
+    """Component id per row (its smallest row index): rows sharing any key, directly or
+    through other rows, are one component (union-find)."""
+    parent: list[int] = []
 
     def find(i: int) -> int:
         while parent[i] != i:
@@ -105,15 +104,22 @@ def near_duplicate_clusters(texts: Sequence[str], n: int = NGRAM) -> list[int]:
             i = parent[i]
         return i
 
-    first_with: dict[int, int] = {}
-    for i, text in enumerate(texts):
-        for gram in _ngrams(text, n):
-            j = first_with.setdefault(gram, i)
-            if j != i:
-                ri, rj = find(i), find(j)
-                if ri != rj:
-                    parent[max(ri, rj)] = min(ri, rj)
-    return [find(i) for i in range(len(texts))]
+    first_with: dict[Hashable, int] = {}
+    for i, keys in enumerate(keys_per_row):
+        parent.append(i)
+        for key in keys:
+            j = first_with.setdefault(key, i)
+            ri, rj = find(i), find(j)
+            if ri != rj:
+                parent[max(ri, rj)] = min(ri, rj)
+    return [find(i) for i in range(len(parent))]
+
+
+def near_duplicate_clusters(texts: Sequence[str], n: int = NGRAM) -> list[int]:
+    """Cluster id per text: texts sharing an ``n``-word sequence (transitively) share an
+    id; a text with no such neighbour is its own cluster. Exact duplicates (after
+    :func:`normalise_text`) share a cluster too."""
+    return connected_rows(_ngrams(text, n) for text in texts)
 
 
 def near_duplicate_report(

@@ -23,7 +23,7 @@ import numpy as np
 
 from dataset_scripts.core.errors import DataError
 from evaluators.detect.data import DetectionSet
-from evaluators.detect.leaks import normalise_text
+from evaluators.detect.leaks import connected_rows, normalise_text
 
 DEFAULT_TRAIN_FRACTION = 0.5
 
@@ -90,25 +90,13 @@ def train_test_index(
 
 def _joined_keys(text_keys: list[str], split_keys: list[str] | None) -> list[str]:
     """One key per row such that rows sharing a text or a ``--split-by`` value (directly or
-    through other rows) share it (union-find over both)."""
-    parent = list(range(len(text_keys)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for keys in (text_keys, split_keys):
-        if keys is None:
-            continue
-        first: dict[str, int] = {}
-        for i, key in enumerate(keys):
-            j = first.setdefault(key, i)
-            ri, rj = find(i), find(j)
-            if ri != rj:
-                parent[max(ri, rj)] = min(ri, rj)
-    return [f"g{find(i)}" for i in range(len(text_keys))]
+    through other rows) share it."""
+    others = split_keys if split_keys is not None else [None] * len(text_keys)
+    rows = [
+        (("text", t),) if s is None else (("text", t), ("split", s))
+        for t, s in zip(text_keys, others, strict=True)
+    ]
+    return [f"g{c}" for c in connected_rows(rows)]
 
 
 def held_out_copies(data: DetectionSet) -> int:

@@ -156,3 +156,18 @@ def test_unknown_policies_are_refused(tmp_path: Path, bad: str) -> None:
     path = _write(detection_rows(5, 5), tmp_path / "p.csv")
     with pytest.raises(StylebenchError, match="duplicates must be one of"):
         load_detection_set(path, duplicates=bad)
+
+
+def test_split_by_and_kept_copies_join_one_group(tmp_path: Path) -> None:
+    rows = detection_rows(30, 30)
+    for i, r in enumerate(rows):
+        r["pair"] = f"p{i % 20}"
+    rows.append({**rows[3], "pair": "p-extra"})  # a copy of row 3 under another pair
+    data = load_detection_set(_write(rows, tmp_path / "pairs.csv"), split_by="pair",
+                              duplicates="together")  # fmt: skip
+    train, test = train_test_index(data, 0.5, seed=1)
+    side = {i: i in train for i in train + test}
+    for i, j in itertools.combinations(range(len(data)), 2):
+        same_text = normalise_text(data.texts[i]) == normalise_text(data.texts[j])
+        if same_text or data.split_keys[i] == data.split_keys[j]:
+            assert side[i] == side[j]
