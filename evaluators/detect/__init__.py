@@ -12,5 +12,7 @@ metrics are :func:`evaluators.metric_math.roc_auc` and
 Modules: :mod:`.data` (reading and label parsing), :mod:`.split` (the seeded held-out split
 for supervised detectors), :mod:`.scoring` (resumable scoring with progress bars),
 :mod:`.bootstrap`, :mod:`.report` (groups, records, ROC plot, files), :mod:`.estimate`
-(run-time estimates from the text count), :mod:`.cli`.
+(run-time estimates from the text count), :mod:`.leaks` (exact duplicates, conflicting
+labels, 13-gram near-duplicates), :mod:`.raid` (``--protocol raid`` and the RAID-shaped
+``run_detection``/``evaluate_detection``), :mod:`.cli`.
 """
