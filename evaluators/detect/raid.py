@@ -301,27 +301,15 @@ def write_raid_outputs(
     """``detection.json`` (records + run metadata) and ``detection.csv`` (one row per
     detector x combination; an empty cell where the TPR is null)."""
     import csv
-    import json
-    import os
-    import uuid
 
-    out.mkdir(parents=True, exist_ok=True)
-    json_path = out / "detection.json"
-    tmp = json_path.with_name(f".{json_path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-    tmp.write_text(json.dumps({**meta, "results": records}, indent=2, default=str))
-    tmp.replace(json_path)
+    from evaluators.detect.report import csv_cell, write_json
+
+    json_path = write_json(out / "detection.json", {**meta, "results": records})
     columns = list(dict.fromkeys(k for r in records for k in r))
     csv_path = out / "detection.csv"
     with csv_path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(columns)
         for r in records:
-            writer.writerow(["" if r.get(c) is None else _cell(r.get(c)) for c in columns])
+            writer.writerow(["" if r.get(c) is None else csv_cell(r.get(c)) for c in columns])
     return {"json": json_path, "csv": csv_path}
-
-
-def _cell(value: Any) -> Any:
-    """A CSV cell that a spreadsheet shows as text, never runs as a formula."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value

@@ -130,11 +130,7 @@ def write_outputs(
 ) -> dict[str, Path]:
     """``detection.json`` (records + run metadata) and ``detection.csv`` (one row per
     detector x group)."""
-    out.mkdir(parents=True, exist_ok=True)
-    json_path = out / "detection.json"
-    tmp = json_path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps({**meta, "results": records}, indent=2, default=str))
-    tmp.replace(json_path)
+    json_path = write_json(out / "detection.json", {**meta, "results": records})
     csv_path = out / "detection.csv"
     columns = list(CSV_COLUMNS)
     for f in fprs:
@@ -143,5 +139,33 @@ def write_outputs(
         writer = csv.writer(handle)
         writer.writerow([*columns, "auroc_ci_low", "auroc_ci_high"])
         for r in records:
-            writer.writerow([r[c] for c in columns] + r["auroc_ci95"])
+            writer.writerow([csv_cell(r[c]) for c in columns] + r["auroc_ci95"])
     return {"json": json_path, "csv": csv_path}
+
+
+def write_json(path: Path, payload: dict[str, Any]) -> Path:
+    """Write ``payload`` atomically: a uniquely named temporary file beside ``path``, then
+    ``os.replace`` (two runs into one folder never share a temporary file)."""
+    import os
+    import tempfile
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(payload, indent=2, default=str))
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def csv_cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows as text: a string starting with ``= + - @`` or a
+    tab/carriage return (a group value such as ``=HYPERLINK(...)``) gets a leading ``'``,
+    so it is never run as a formula; numbers are kept."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value

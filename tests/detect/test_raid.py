@@ -205,3 +205,37 @@ def test_protocol_raid_on_real_corpora(corpus: str, corpora: Path, tmp_path: Pat
                 assert c["achieved_fpr"] == pytest.approx(np.mean(humans >= c["threshold"]))
     if corpus == "fast_detectgpt":  # human texts repeat across the generator files
         assert result["data"]["leaks"]["exact_duplicate_rows"] > 0
+
+
+class _Length:
+    orientation = 1.0
+
+    def raw_scores(self, texts):
+        return np.array([len(t) for t in texts], float)
+
+    def config(self):
+        return {"detector": "length"}
+
+
+@pytest.mark.parametrize("protocol", ["default", "raid"])
+def test_output_files_never_hold_formulas(tmp_path: Path, protocol: str) -> None:
+    """Issue #26 item 16 (the detector part): a group value like `=HYPERLINK(...)` goes
+    into detection.csv as text."""
+    from evaluators.detect.data import load_detection_set
+    from evaluators.detect.run import run_detection as run_files
+    from tests.byod.conftest import detection_rows
+
+    rows = detection_rows(30, 30)
+    for i, r in enumerate(rows):
+        r["domain"] = '=HYPERLINK("http://x","y")' if i % 2 else "+news"
+    path = tmp_path / "f.csv"
+    pd.DataFrame(rows).to_csv(path, index=False)
+    data = load_detection_set(path, group_columns=["domain"])
+    out = tmp_path / protocol
+    run_files(data, {"length": _Length()}, out, n_resamples=10, progress=False, log=str,
+              protocol=protocol, domain_column="domain" if protocol == "raid" else None)  # fmt: skip
+    text = (out / "detection.csv").read_text()
+    assert "'=HYPERLINK" in text and "'+news" in text
+    assert not any(line.startswith(("=", "+")) for line in text.splitlines())
+    assert not any(",=" in line or ",+" in line for line in text.splitlines())
+    assert not list(out.glob("*.tmp"))
