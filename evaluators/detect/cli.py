@@ -181,6 +181,15 @@ def run_cmd(
             group_columns = (domain_column, *group_columns)
     elif domain_column is not None:
         raise click.UsageError("--domain-column applies to --protocol raid")
+    if (
+        machine_label is not None
+        and human_label is None
+        and any(d.startswith("hf:") for d in detectors)
+    ):
+        raise click.UsageError(
+            "--machine-label names the data's machine label (with --human-label); the "
+            "classifier's machine class of an hf: detector is --hf-machine-class"
+        )
     dataset = load_detection_set(
         data,
         text_column=text_column,
