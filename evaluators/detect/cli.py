@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from evaluators.detect.data import DetectionSet
+    from evaluators.detect.run import DetectionRun
 
 from evaluators.dataset_commands import no_progress_option
 
@@ -274,34 +281,37 @@ def run_cmd(
         console.print(f"{kind + ':':8} {path}")
 
 
-def _print_raid(console: object, run: object, dataset: object, fprs: tuple[float, ...]) -> None:
-    """The RAID records as a table (``-`` where the TPR is null) and the thresholds."""
+def _print_raid(
+    console: Console, run: DetectionRun, dataset: DetectionSet, fprs: tuple[float, ...]
+) -> None:
+    """The RAID records as a table (``-`` where the TPR is null) and the domains whose
+    human texts cannot reach a target."""
     from rich.table import Table
 
     from evaluators.detect.raid import tpr_key
     from evaluators.detect.report import fpr_label
 
-    groups = list(dataset.groups)  # type: ignore[attr-defined]
-    split = run.meta["split"]  # type: ignore[attr-defined]
-    title = f"{dataset.name}: RAID protocol (per-domain thresholds on human texts)"  # type: ignore[attr-defined]
+    groups = list(dataset.groups)
+    split = run.meta["split"]
+    title = f"{dataset.name}: RAID protocol (per-domain thresholds on human texts)"
     if split["supervised"]:
-        title += f"; held-out {split['n_test']:,} of {len(dataset):,} rows"  # type: ignore[arg-type]
+        title += f"; held-out {split['n_test']:,} of {len(dataset):,} rows"
     table = Table(title=title)
     for column in ("detector", *groups, "human", "machine", "AUROC"):
         table.add_column(column)
     for f in fprs:
         table.add_column(fpr_label(f))
-    for r in run.records:  # type: ignore[attr-defined]
+    for r in run.records:
         cells = [r["detector"], *(r[g] for g in groups), f"{r['n_human']:,}", f"{r['n_machine']:,}"]
         cells.append("-" if r["auroc"] is None else f"{r['auroc']:.3f}")
         cells += ["-" if r[tpr_key(f)] is None else f"{r[tpr_key(f)]:.3f}" for f in fprs]
         table.add_row(*cells)
-    console.print(table)  # type: ignore[attr-defined]
-    for name, per_fpr in run.meta["raid"]["thresholds"].items():  # type: ignore[attr-defined]
+    console.print(table)
+    for name, per_fpr in run.meta["raid"]["thresholds"].items():
         for key, per_domain in per_fpr.items():
             missed = [d for d, c in per_domain.items() if not c["reachable"]]
             if missed:
-                console.print(  # type: ignore[attr-defined]
+                console.print(
                     f"{name} {key}: null (the target cannot be met on the human texts) for "
                     f"domain(s) {', '.join(missed)}"
                 )
