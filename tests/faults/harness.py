@@ -359,10 +359,10 @@ def misbehaving_server(
                 return
             self._reply(200, data)
 
-        def do_GET(self) -> None:  # noqa: N802
+        def do_GET(self) -> None:
             self._handle("GET")
 
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             self._handle("POST")
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -407,7 +407,9 @@ def concurrent_calls(
 
 def kill_after(process: subprocess.Popen[Any], seconds: float) -> threading.Timer:
     """A started timer that SIGKILLs ``process`` after ``seconds`` (cancel it when done)."""
-    timer = threading.Timer(seconds, lambda: process.poll() is None and process.send_signal(signal.SIGKILL))
+    timer = threading.Timer(
+        seconds, lambda: process.poll() is None and process.send_signal(signal.SIGKILL)
+    )
     timer.daemon = True
     timer.start()
     return timer

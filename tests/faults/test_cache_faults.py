@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from evaluators.cache import CacheDamagedError, CacheStorageError, EmbeddingCache
+from dataset_scripts.core.errors import StylebenchError
+from evaluators.cache import CacheDamagedError, EmbeddingCache
 from tests.faults.harness import fill, full_filesystem, read_only_folder
 
 IDENTITY = {"kind": "test", "model": "faults"}
@@ -25,10 +26,11 @@ def test_full_disk_is_disk_full_and_the_cache_is_kept(tmp_path) -> None:
         cache = EmbeddingCache(disk, IDENTITY)
         cache.put_many(_texts(20), _vectors(20))
         fill(disk)
-        with pytest.raises(CacheStorageError) as error:
+        with pytest.raises(StylebenchError) as error:
             for round_ in range(50):  # until SQLite needs a new page
                 cache.put_many(_texts(200, 1000 * (round_ + 1)), _vectors(200))
         message = str(error.value)
+        assert type(error.value).__name__ == "CacheStorageError"
         assert "disk full" in message and "not damaged" in message
         assert "move it aside" not in message and "\n" not in message
         (disk / ".filler").unlink()
@@ -44,7 +46,7 @@ def test_read_only_cache_is_named_read_only(tmp_path) -> None:
     cache.put_many(_texts(5), _vectors(5))
     cache.close()
     with read_only_folder(root):
-        with pytest.raises(CacheStorageError) as error:
+        with pytest.raises(StylebenchError) as error:
             ro = EmbeddingCache(root, IDENTITY)
             ro.put_many(_texts(5, 100), _vectors(5))
         message = str(error.value)
@@ -56,9 +58,8 @@ def test_read_only_cache_is_named_read_only(tmp_path) -> None:
 def test_read_only_root_for_a_new_identity(tmp_path) -> None:
     root = tmp_path / "cache"
     root.mkdir()
-    with read_only_folder(root):
-        with pytest.raises(CacheStorageError, match="read-only"):
-            EmbeddingCache(root, {"kind": "test", "model": "new"})
+    with read_only_folder(root), pytest.raises(StylebenchError, match="read-only"):
+        EmbeddingCache(root, {"kind": "test", "model": "new"})
 
 
 def test_a_really_damaged_file_is_still_damaged(tmp_path) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.raw_io import read_csv
+from dataset_scripts.steb.labelled import read_delimited
 
 BROKEN_LINE = 11  # the record that opens a quote it never closes
 
@@ -21,7 +21,7 @@ BROKEN_LINE = 11  # the record that opens a quote it never closes
 def rows(n: int = 60) -> list[list[str]]:
     out = [["text", "label"]]
     for i in range(n):
-        text = f"text {i} says \"hello\" to you" if i % 7 == 3 else f"plain text {i}"
+        text = f'text {i} says "hello" to you' if i % 7 == 3 else f"plain text {i}"
         out.append([text, "ab"[i % 2]])
     return out
 
@@ -47,7 +47,7 @@ def test_lenient_csv_would_merge_rows_here(tmp_path) -> None:
 def test_strict_reader_names_file_and_line(tmp_path) -> None:
     path = write(tmp_path / "d.csv", rows(), broken=True)
     with pytest.raises(DataError) as error:
-        list(read_csv(path))
+        list(read_delimited(path, ()))
     message = str(error.value)
     assert f"{path} line {BROKEN_LINE}:" in message and "unbalanced quote" in message
     assert "\n" not in message
@@ -57,16 +57,16 @@ def test_quoted_newlines_and_doubled_quotes_are_fine(tmp_path) -> None:
     table = rows()
     table[5][0] = 'a text\nover two lines, with "quotes"'
     path = write(tmp_path / "d.csv", table, broken=False)
-    read = list(read_csv(path, ("text", "label")))
+    read = list(read_delimited(path, ("text", "label")))
     assert [r["text"] for _, r in read] == [t for t, _ in table[1:]]
     assert read[5][0] == 8  # the line the record ends on (what row ids are made from)
 
 
 def test_quote_never_closed_to_the_end_of_the_file(tmp_path) -> None:
     path = tmp_path / "d.csv"
-    path.write_text("text,label\nfine,a\n\"runs away,b\nmore,a\nand more,b\n", encoding="utf-8")
+    path.write_text('text,label\nfine,a\n"runs away,b\nmore,a\nand more,b\n', encoding="utf-8")
     with pytest.raises(DataError, match=r"d.csv line 3: .*never closed"):
-        list(read_csv(path))
+        list(read_delimited(path, ()))
 
 
 def test_build_from_refuses_the_broken_csv(tmp_path, capsys) -> None:
@@ -91,7 +91,9 @@ def test_build_from_a_good_csv_keeps_every_row(tmp_path) -> None:
 def test_detect_reader_refuses_the_broken_csv(tmp_path) -> None:
     from evaluators.detect.data import load_detection_set
 
-    table = [["text", "label"]] + [[f"text {i}", "human" if i % 2 else "machine"] for i in range(80)]
+    table = [["text", "label"]] + [
+        [f"text {i}", "human" if i % 2 else "machine"] for i in range(80)
+    ]
     path = write(tmp_path / "scores.csv", table, broken=True)
     with pytest.raises(DataError, match=f"line {BROKEN_LINE}"):
         load_detection_set(path)

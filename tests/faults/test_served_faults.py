@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from dataset_scripts.core.openai_client import OpenAIClient, OpenAIError
-from evaluators.encoders.base import ConstantVectorsWarning, as_embedding_matrix
+from evaluators.encoders.base import as_embedding_matrix
 from tests.faults.harness import ServerBehaviour, misbehaving_server
 
 SECRET = "sk-test-abc\ndef"
@@ -29,16 +29,18 @@ def _encoder(url: str, **kwargs):
 
 
 def test_zero_dimensional_vectors_are_refused() -> None:
-    with misbehaving_server(ServerBehaviour(dim=0)) as server:
-        with pytest.raises(Exception, match="0-dimensional vectors") as error:
-            _encoder(server.url)
+    with (
+        misbehaving_server(ServerBehaviour(dim=0)) as server,
+        pytest.raises(Exception, match="0-dimensional vectors") as error,
+    ):
+        _encoder(server.url)
     assert "\n" not in str(error.value)
 
 
 def test_constant_vectors_are_warned_about_for_any_encoder() -> None:
-    with pytest.warns(ConstantVectorsWarning, match="all-zero vectors for all 3 texts"):
+    with pytest.warns(UserWarning, match="all-zero vectors for all 3 texts"):
         as_embedding_matrix(np.zeros((3, 4)), 3, "enc")
-    with pytest.warns(ConstantVectorsWarning, match="identical vectors"):
+    with pytest.warns(UserWarning, match="identical vectors"):
         as_embedding_matrix(np.ones((2, 4)), 2, "enc")
     with pytest.raises(ValueError, match="0-dimensional"):
         as_embedding_matrix(np.zeros((3, 0)), 3, "enc")
@@ -53,8 +55,10 @@ def test_served_all_zero_vectors_warn_in_a_run(tmp_path) -> None:
 
     with misbehaving_server(ServerBehaviour(dim=4, constant=True)) as server:
         encoder = _encoder(server.url)
-        with pytest.warns(ConstantVectorsWarning, match="chance level"):
-            Runner(encoder, "m", cache_dir=tmp_path / "cache", progress=False).embed(["a b", "c d", "e f"])
+        with pytest.warns(UserWarning, match="chance level"):
+            Runner(encoder, "m", cache_dir=tmp_path / "cache", progress=False).embed(
+                ["a b", "c d", "e f"]
+            )
 
 
 # item 8 ------------------------------------------------------------------------------------
@@ -109,10 +113,9 @@ def test_client_error_is_not_retried_and_hides_the_key() -> None:
 
 
 def test_cli_never_prints_the_key(tmp_path, monkeypatch, capsys) -> None:
-    from evaluators.cli import main
-
     from dataset_scripts.build import build_dataset
     from dataset_scripts.registry import get_dataset
+    from evaluators.cli import main
 
     demo = build_dataset(get_dataset("stylebench/demo"), None, tmp_path / "demo")[0]
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
