@@ -83,6 +83,10 @@ def test_the_space_takes_the_label_names(tmp_path: Path) -> None:
     assert regimes == ["Human", "Human", "machine", "machine"]
     _, regimes = detectors.load_arb_set(path)  # default: 1 = machine
     assert regimes == ["machine", "machine", "Human", "Human"]
+    named = tmp_path / "named.csv"
+    named.write_text("text,label\na b,people\nc d,people\ne f,bots\n")
+    assert "neither human" in detectors.estimate_message("loglik", str(named))
+    assert detectors.estimate_message("loglik", str(named), "people", "bots").startswith("3 texts")
     path.write_text("text,label\na b,1\nc d,1\ne f,5\n")
     with pytest.raises(UserError, match="row 4: label '5' is neither of '1', '0'"):
         detectors.load_arb_set(path, human_label="1", machine_label="0")

@@ -434,12 +434,17 @@ def check_time(name: str, texts: Sequence[str], limit: float = MAX_RUN_SECONDS) 
     return seconds
 
 
-def estimate_message(name: str, upload: str | Path | None) -> str:
+def estimate_message(
+    name: str,
+    upload: str | Path | None,
+    human_label: str | None = None,
+    machine_label: str | None = None,
+) -> str:
     """What the tab shows once a set is uploaded: text count and estimated time."""
     if not upload or not name:
         return ""
     try:
-        texts, _ = load_arb_set(upload)
+        texts, _ = load_arb_set(upload, human_label, machine_label)
         seconds = check_time(name, texts)
     except UserError as error:
         return f"**{error}**"

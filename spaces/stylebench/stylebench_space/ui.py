@@ -316,9 +316,12 @@ def _detector_tab() -> None:
                     label="Score (higher = more machine-like)", interactive=False, placeholder="-"
                 )
     verdict = gr.Markdown(detectors.REWRITE_CAVEAT, elem_id="detector-caveat")
-    for trigger in (upload.change, detector.change):
+    for trigger in (upload.change, detector.change, human_label.change, machine_label.change):
         trigger(
-            detectors.estimate_message, inputs=[detector, upload], outputs=estimate, api_name=False
+            detectors.estimate_message,
+            inputs=[detector, upload, human_label, machine_label],
+            outputs=estimate,
+            api_name=False,
         )
     # a threshold belongs to the detector it was calibrated for
     detector.change(lambda: "", outputs=threshold, api_name=False)
