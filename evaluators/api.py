@@ -298,3 +298,26 @@ def _run(encoder: Any, dataset: Dataset | str | Path, config: RunConfig) -> list
     model, name = load_encoder(encoder, config)
     specs, tables = _plan(dataset, config)
     return run_specs(model, name, specs, config, tables=tables)
+
+
+def compare(
+    results: str | Path | Sequence[str | Path],
+    model_a: str,
+    model_b: str,
+    *,
+    benchmark: str | None = None,
+    n_boot: int = 1000,
+    seed: int = DEFAULT_SEED,
+    alpha: float = 0.05,
+) -> Any:
+    """Model A against model B from stored result records (a ``stylebench run --out``
+    folder or a results repository; nothing is embedded): paired tests per dataset and
+    task, Holm-corrected wins/ties/losses and the benchmark-level difference with a
+    two-level bootstrap CI, as ``stylebench compare``. Returns an
+    :class:`evaluators.compare.benchmark.Comparison` (``.to_dict()`` for JSON); rank
+    intervals of several models: :func:`evaluators.compare.api.rank_results`."""
+    from evaluators.compare.api import compare_results
+
+    return compare_results(
+        results, model_a, model_b, benchmark=benchmark, n_boot=n_boot, seed=seed, alpha=alpha
+    )

@@ -584,6 +584,9 @@ def _register() -> None:
     for name in ("run", "demo", "probing-build", "preview", "validate"):
         cli.add_command(steb.commands[name])
     cli.add_command(alias(scores.report, "leaderboard", "= stylebench steb report"))
+    from evaluators.compare.cli import compare  # model A vs B from stored results
+
+    cli.add_command(compare)
 
 
 #: top-level name -> the family command it is (``build`` and ``list`` cover every family)

@@ -161,7 +161,7 @@ def report(
             "--results <folder of `stylebench run`>[/dim]"
         )
     for name in VIEWS if view == "all" else (view,):
-        board = build_leaderboard(name, summary, include_paper=not no_paper)
+        board = build_leaderboard(name, summary, include_paper=not no_paper, results=results)
         console.print(render_rich(board))
         if out is not None:
             for kind, path in export(board, out).items():

@@ -4,12 +4,19 @@ Values are shown x100 like the paper. Best and second-best per column are marked
 the rows that are comparable (the paper's rows and runs on all 96 datasets); a run on a
 partial dataset set is listed, flagged "not comparable" with its coverage ("k of 96"),
 and never marked best.
+
+With the result folders given (``results``), the runs' rows also carry a **rank
+interval** (:func:`evaluators.compare.api.rank_results`): each run model's rank among the
+run models on the view's overall score, with its 95 % interval from the joint paired
+two-level bootstrap of the datasets they all share (the same datasets and unit
+resamples for every model), and "tied" where the interval overlaps the leader's.
 """
 
 from __future__ import annotations
 
 import csv
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,6 +63,8 @@ class LeaderboardRow:
     comparable: bool
     group: str | None = None
     ci: dict[str, tuple[float, float]] = field(default_factory=dict)  # x100
+    rank: tuple[int, int, int] | None = None  # among the runs: (rank, low, high), 95 %
+    tied: bool = False  # the rank interval overlaps the leading run's
 
 
 @dataclass
@@ -63,6 +72,7 @@ class Leaderboard:
     view: str
     columns: list[str]
     rows: list[LeaderboardRow]
+    rank_note: str = ""  # what the rank intervals rest on (or why there are none)
 
     @property
     def overall(self) -> str:
@@ -95,10 +105,15 @@ class Leaderboard:
 
 
 def build_leaderboard(
-    view: str, summary: Summary | None = None, *, include_paper: bool = True
+    view: str,
+    summary: Summary | None = None,
+    *,
+    include_paper: bool = True,
+    results: Sequence[Path] | None = None,
 ) -> Leaderboard:
     """Rows of the paper's full table for ``view`` plus one row per model in ``summary``,
-    sorted by the view's overall score (rows without one last)."""
+    sorted by the view's overall score (rows without one last); with ``results`` (the
+    folders ``summary`` was read from), the runs' rank intervals (module doc)."""
     if view not in VIEWS:
         raise ValueError(f"unknown view {view!r}")
     rows: list[LeaderboardRow] = []
@@ -137,7 +152,52 @@ def build_leaderboard(
     overall = OVERALL[view]
     rows.sort(key=lambda r: -math.inf if r.values.get(overall) is None else r.values[overall])
     rows.reverse()
-    return Leaderboard(view, columns, rows)
+    board = Leaderboard(view, columns, rows)
+    if results and summary is not None:
+        board.rank_note = attach_ranks(board, results, summary)
+    return board
+
+
+def attach_ranks(board: Leaderboard, results: Sequence[Path], summary: Summary) -> str:
+    """Set the runs' rank intervals on ``board``; returns what they rest on, or why the
+    board has none (fewer than two run models, no shared per-unit data)."""
+    from dataset_scripts.core.errors import StylebenchError
+    from evaluators.compare.api import rank_results
+
+    runs = [r for r in board.rows if r.source == "run" and r.values.get(board.overall) is not None]
+    if len(runs) < 2:
+        return ""
+    try:
+        ranks, info = rank_results(
+            list(results),
+            [r.model for r in runs],
+            view=board.view,
+            clusters=summary.clusters,
+            n_boot=summary.n_boot,
+            seed=summary.seed,
+        )
+    except StylebenchError as error:
+        return f"no rank intervals: {error}"
+    by_model = {r.model: r for r in ranks}
+    for row in runs:
+        if row.model in by_model:
+            r = by_model[row.model]
+            row.rank, row.tied = (r.rank, r.low, r.high), r.tied_with_leader
+    return (
+        f"rank [95% interval] among the {len(ranks)} runs on the {info['n_datasets']} "
+        f"datasets they share; tied = interval overlaps the leader's ({info['method']})"
+    )
+
+
+def _rank_cell(row: LeaderboardRow) -> str:
+    if row.rank is None:
+        return "-"
+    rank, low, high = row.rank
+    return f"{rank} [{low}, {high}]" + (" tied" if row.tied else "")
+
+
+def _has_ranks(board: Leaderboard) -> bool:
+    return any(r.rank is not None for r in board.rows)
 
 
 PROTOCOL_COLUMNS = ("chunk_and_pool_auc", "chunk_and_pool_rank", "truncate_auc", "truncate_rank")
@@ -200,8 +260,11 @@ def render_rich(board: Leaderboard, with_ci: bool = True):
     from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=f"STEB ({board.view}) leaderboard, x100")
+    table = Table(title=f"STEB ({board.view}) leaderboard, x100", caption=board.rank_note or None)
     table.add_column("model", no_wrap=True)
+    ranked = _has_ranks(board)
+    if ranked:
+        table.add_column("rank (95%)", justify="right")
     for column in board.columns:
         table.add_column(LABELS.get(column, column), justify="right")
     marks = board.marks()
@@ -217,20 +280,24 @@ def render_rich(board: Leaderboard, with_ci: bool = True):
             cells.append(text)
         style = "cyan" if row.source == "run" and row.comparable else None
         style = "dim cyan" if row.source == "run" and not row.comparable else style
-        table.add_row(escape(_name(row)), *cells, style=style)
+        first = [escape(_name(row))] + ([escape(_rank_cell(row))] if ranked else [])
+        table.add_row(*first, *cells, style=style)
     return table
 
 
 def to_markdown(board: Leaderboard, with_ci: bool = True) -> str:
     """A Markdown table: **best**, <u>second</u>; runs show 95 % CIs in brackets."""
     marks = board.marks()
-    header = ["Model", "Coverage", *(LABELS.get(c, c) for c in board.columns)]
+    ranked = _has_ranks(board)
+    lead = ["Model", "Coverage", *(["Rank (95%)"] if ranked else [])]
+    header = [*lead, *(LABELS.get(c, c) for c in board.columns)]
     lines = [
         f"STEB ({board.view}) results, x100. Bold = best, underline = second best per column "
-        "among comparable rows; runs on a partial dataset set are marked not comparable.",
+        "among comparable rows; runs on a partial dataset set are marked not comparable."
+        + (f" Rank: {board.rank_note}." if ranked else ""),
         "",
         "| " + " | ".join(header) + " |",
-        "|" + "|".join(["---", "---"] + ["---:"] * len(board.columns)) + "|",
+        "|" + "|".join(["---"] * len(lead) + ["---:"] * len(board.columns)) + "|",
     ]
     for i, row in enumerate(board.rows):
         cells = []
@@ -242,7 +309,8 @@ def to_markdown(board: Leaderboard, with_ci: bool = True) -> str:
             elif mark == "second":
                 text = f"<u>{text}</u>"
             cells.append(text)
-        lines.append("| " + " | ".join([_name(row), row.coverage, *cells]) + " |")
+        first = [_name(row), row.coverage, *([_rank_cell(row)] if ranked else [])]
+        lines.append("| " + " | ".join([*first, *cells]) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -257,11 +325,13 @@ def write_csv(board: Leaderboard, path: Path) -> Path:
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         head = ["model", "source", "group", "coverage", "comparable"]
+        head += ["rank", "rank_ci_low", "rank_ci_high", "rank_tied"]
         for c in board.columns:
             head += [c, f"{c}_ci_low", f"{c}_ci_high", f"{c}_mark"]
         writer.writerow(head)
         for i, row in enumerate(board.rows):
             line = [row.model, row.source, row.group or "", row.coverage, row.comparable]
+            line += [*(row.rank or ("", "", "")), row.tied if row.rank else ""]
             for c in board.columns:
                 v = row.values.get(c)
                 lo, hi = row.ci.get(c, (None, None))

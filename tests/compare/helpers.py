@@ -1,0 +1,119 @@
+"""Result records built from simulated per-unit data with the tasks' own item writers
+(evaluators.tasks.pairs, evaluators.results.items), for the comparison tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from evaluators.compare.units import Units, units_of
+from evaluators.metric_math import roc_auc, v_measure
+from evaluators.results.items import make_items
+from evaluators.results.record import DatasetInfo, ModelInfo, ResultRecord, write_record
+from evaluators.tasks.pairs import all_pairs, all_pairs_influence_ci, delong_ci, text_auc_items
+
+MAIN = {
+    "clustering": "v_measure",
+    "all_to_all_pairs": "auc",
+    "predefined_pairs": "auc",
+    "order_alignment": "distractor_accuracy",
+    "retrieval": "mrr",
+    "probing": "accuracy",
+}
+
+
+def record(
+    model: str,
+    dataset: str,
+    task: str,
+    main_score: float,
+    items: dict,
+    *,
+    fingerprint: str = "rows-1",
+    ci95: dict | None = None,
+    metrics: dict | None = None,
+) -> ResultRecord:
+    main = MAIN[task]
+    return ResultRecord(
+        task=task,
+        dataset=DatasetInfo(name=dataset, ref=dataset, id=dataset, fingerprint=fingerprint),
+        model=ModelInfo(name=model),
+        main_score_name=main,
+        main_score=float(main_score),
+        metrics={main: float(main_score), **(metrics or {})},
+        seed=42,
+        run={"protocol": "steb", "seed": 42, "sampling": None, "submetrics": {}},
+        details={"ci95": ci95 or {}},
+        items=items,
+    )
+
+
+def predefined(
+    model: str, dataset: str, scores: np.ndarray, labels: np.ndarray, **kw
+) -> ResultRecord:
+    items = make_items("auc", "pairs", {"scores": (scores, "f8"), "labels": (labels, "i4")})
+    return record(
+        model,
+        dataset,
+        "predefined_pairs",
+        roc_auc(scores, labels),
+        items,
+        ci95=delong_ci(scores, labels),
+        **kw,
+    )
+
+
+def all_to_all(
+    model: str, dataset: str, vectors: np.ndarray, labels: np.ndarray, **kw
+) -> ResultRecord:
+    scores, same = all_pairs(vectors, labels)
+    ci = all_pairs_influence_ci(scores, same, len(labels))
+    items = text_auc_items(scores, same, len(labels))
+    return record(model, dataset, "all_to_all_pairs", roc_auc(scores, same), items, ci95=ci, **kw)
+
+
+def mean_units(model: str, dataset: str, task: str, values: np.ndarray, **kw) -> ResultRecord:
+    main = MAIN[task]
+    unit = "pairs" if task == "order_alignment" else "queries"
+    arrays = {main: (values, "f8")}
+    if task == "order_alignment":
+        arrays["accuracy"] = (values, "f8")
+        kw.setdefault("metrics", {"accuracy": float(np.mean(values))})
+    return record(
+        model, dataset, task, float(np.mean(values)), make_items("mean", unit, arrays), **kw
+    )
+
+
+def clustering(
+    model: str, dataset: str, clusters: np.ndarray, labels: np.ndarray, **kw
+) -> ResultRecord:
+    items = make_items(
+        "assignment", "texts", {"labels": (labels, "i4"), "clusters": (clusters, "i4")}
+    )
+    return record(
+        model, dataset, "clustering", v_measure(clusters, labels)["v_measure"], items, **kw
+    )
+
+
+def probing(model: str, dataset: str, correct: dict[str, np.ndarray], **kw) -> ResultRecord:
+    items = make_items(
+        "probing", "test texts", {f"correct_{f}": (c, "bits") for f, c in correct.items()}
+    )
+    score = float(np.mean([np.mean(c) for c in correct.values()]))
+    return record(model, dataset, "probing", score, items, **kw)
+
+
+def units(rec: ResultRecord) -> Units:
+    return units_of(rec, f"<{rec.model.name}>")
+
+
+def write(root: Path, rec: ResultRecord) -> Path:
+    """Where `stylebench run --out root` puts it: root/<model>/<dataset>/<task>.json."""
+    return write_record(
+        rec, root / rec.model.name / rec.dataset.id.replace("/", "__") / f"{rec.task}.json"
+    )
+
+
+def write_record_at(path: Path, rec: ResultRecord) -> Path:
+    return write_record(rec, path)
