@@ -209,7 +209,13 @@ def leak_summary(leaks: dict[str, int]) -> str:
         f"({leaks.get('conflicting_label_rows', 0):,} rows)",
         f"{leaks.get('near_duplicate_rows', 0):,} rows in "
         f"{leaks.get('near_duplicate_clusters', 0):,} near-duplicate clusters (shared "
-        f"{leaks.get('near_duplicate_ngram', 13)}-word sequence)",
+        f"{leaks.get('near_duplicate_ngram', 13)}-word sequence"
+        + (
+            f", one in {leaks['near_duplicate_ngrams_kept_one_in']} sequences compared"
+            if leaks.get("near_duplicate_ngrams_kept_one_in", 1) > 1
+            else ""
+        )
+        + ")",
     ]
     if "held_out_near_duplicates_of_training" in leaks:
         parts.append(

@@ -171,3 +171,21 @@ def test_split_by_and_kept_copies_join_one_group(tmp_path: Path) -> None:
         same_text = normalise_text(data.texts[i]) == normalise_text(data.texts[j])
         if same_text or data.split_keys[i] == data.split_keys[j]:
             assert side[i] == side[j]
+
+
+def test_large_sets_compare_a_fixed_sixteenth_of_the_ngrams(monkeypatch) -> None:
+    from evaluators.detect import leaks
+
+    rng = random.Random(9)
+    vocab = [f"v{i}" for i in range(500)]
+    texts = [" ".join(rng.choice(vocab) for _ in range(80)) for _ in range(30)]
+    shared = " ".join(rng.choice(vocab) for _ in range(200))  # 188 shared 13-grams
+    texts[5] += " " + shared
+    texts[17] = shared + " " + texts[17]
+    exact = near_duplicate_report(texts)
+    monkeypatch.setattr(leaks, "EXACT_WORDS", 100)
+    sampled = near_duplicate_report(texts)
+    assert sampled["near_duplicate_ngrams_kept_one_in"] == 16
+    assert exact["near_duplicate_ngrams_kept_one_in"] == 1
+    assert exact["near_duplicate_rows"] == sampled["near_duplicate_rows"] == 2
+    assert near_duplicate_clusters(texts) == near_duplicate_clusters(texts)  # fixed choice
