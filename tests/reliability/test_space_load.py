@@ -205,8 +205,39 @@ def _embedding_run(rng: random.Random) -> Case:
     )
 
 
+def _leaderboard(rng: random.Random) -> Case:
+    """The Leaderboard tab (issue 29): a view of the paper's rows (this Space has no
+    results table), or a drill-down it must refuse with its message."""
+    from evaluators.steb_scores.reference import view_reference
+
+    view = rng.choice(["operational", "definitional", "application", "multilingual"])
+    if rng.random() < 0.25:
+        return Case(
+            "leaderboard-drilldown",
+            ("STEB(v1) (paper)", "LUAR-MUD"),
+            "/leaderboard_drilldown",
+            expect_error="has no per-dataset results here",
+        )
+    reference = view_reference(view)
+    overall = "steb_score" if view == "operational" else "average"
+    best = max(reference, key=lambda m: reference[m].get(overall, float("-inf")))
+
+    def check(answer: tuple) -> None:
+        table = answer[0]
+        assert table["data"][0][table["headers"].index("model")] == best
+        assert len(table["data"]) == len(reference)
+
+    return Case(
+        "leaderboard-view",
+        ("STEB(v1) (paper)", view, False, "any size", []),
+        "/leaderboard_table",
+        check=check,
+    )
+
+
 MIX = [
-    (_ragged_alignment, 26),
+    (_ragged_alignment, 22),
+    (_leaderboard, 4),
     (_tpr, 10),
     (_float_labels, 10),
     (_auroc_full, 4),
@@ -299,6 +330,10 @@ def test_space_survives_mixed_concurrent_load(space) -> None:
         "tpr_at_fpr", "0.1 0.9 0.4 0.8", "0 1 0 1", '{"fpr": 0.4}', None, api_name="/compute_metric"
     )
     assert again["tpr"] == 1.0 and again["n_pos"] == 2
+    import urllib.request
+
+    with urllib.request.urlopen(space.url + "health", timeout=10) as response:
+        assert response.status == 200 and json.loads(response.read())["status"] == "ok"
 
 
 def test_metric_state_does_not_leak_between_visitors(space) -> None:

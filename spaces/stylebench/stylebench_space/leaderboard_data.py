@@ -33,6 +33,7 @@ the 95% interval of a cell is the normal approximation from the per-dataset inte
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import logging
@@ -407,6 +408,16 @@ class ViewTable:
     caption: str
 
 
+def _one_thread() -> Any:
+    """BLAS on one thread: the matrices here are small, and a multi-threaded BLAS on busy
+    cores made them 6x slower (the Space shares its cores with its visitors' requests)."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        return contextlib.nullcontext()
+    return threadpool_limits(1, user_api="blas")
+
+
 def compute_view(
     data: BenchmarkData,
     spec: ViewSpec,
@@ -545,13 +556,14 @@ class Leaderboard:
         self._paper = _paper_views()
         if len(self.frame):
             codes, pairs = _codes(self.frame, ("benchmark", "benchmark_version"))
-            for code, (name, version) in enumerate(pairs):
-                group = self.frame.loc[codes == code]
-                data = _benchmark_data(benchmark_key(name, version), group)
-                data.views = self._view_names(data)
-                self.benchmarks[data.name] = data
-                for view in data.views:
-                    self._views[(data.name, view)] = self._compute(data, view, None)
+            with _one_thread():
+                for code, (name, version) in enumerate(pairs):
+                    group = self.frame.loc[codes == code]
+                    data = _benchmark_data(benchmark_key(name, version), group)
+                    data.views = self._view_names(data)
+                    self.benchmarks[data.name] = data
+                    for view in data.views:
+                        self._views[(data.name, view)] = self._compute(data, view, None)
         if PAPER_BENCHMARK not in self.benchmarks and self._paper:
             self._paper_only()
 
@@ -670,7 +682,8 @@ class Leaderboard:
             if key not in self._filtered:
                 if len(self._filtered) > 256:
                     self._filtered.clear()
-                self._filtered[key] = self._compute(data, view, chosen)  # type: ignore[arg-type]
+                with _one_thread():
+                    self._filtered[key] = self._compute(data, view, chosen)  # type: ignore[arg-type]
             return self._filtered[key]
 
     def table(

@@ -308,14 +308,22 @@ def build(
     every_type = sorted({t for b in names for t in lb.task_types(b)})
     every_model = sorted({m for b in names for m in lb.models(b)})
     with gr.Row():
-        benchmark = gr.Dropdown(names, value=first, label="Benchmark", elem_id="lb-benchmark")
+        # typed values are checked by the board (a one-line message naming the known ones)
+        benchmark = gr.Dropdown(
+            names, value=first, label="Benchmark", elem_id="lb-benchmark", allow_custom_value=True
+        )
         view = gr.Radio(
             every_view, value=views[0] if views else None, label="View", elem_id="lb-view"
         )
     with gr.Row():
         open_only = gr.Checkbox(label="open weights only", value=False, elem_id="lb-open")
         size = gr.Dropdown(
-            list(data.SIZES), value="any size", label="Size", elem_id="lb-size", scale=1
+            list(data.SIZES),
+            value="any size",
+            label="Size",
+            elem_id="lb-size",
+            scale=1,
+            allow_custom_value=True,
         )
         task_types = gr.CheckboxGroup(
             every_type, value=types, label="Task types", elem_id="lb-tasks", scale=3
@@ -351,6 +359,7 @@ def build(
                 label="Model",
                 elem_id="lb-model",
                 scale=3,
+                allow_custom_value=True,
             )
             drill = gr.Button("Show its datasets", elem_id="lb-drill", scale=1)
         detail = gr.Dataframe(interactive=False, max_height=400, elem_id="lb-detail")
@@ -358,13 +367,18 @@ def build(
     with gr.Accordion("Model vs model (paired per-dataset scores)", open=False):
         with gr.Row():
             model_a = gr.Dropdown(
-                every_model, value=models[0] if models else None, label="Model A", elem_id="lb-a"
+                every_model,
+                value=models[0] if models else None,
+                label="Model A",
+                elem_id="lb-a",
+                allow_custom_value=True,
             )
             model_b = gr.Dropdown(
                 every_model,
                 value=models[1] if len(models) > 1 else None,
                 label="Model B",
                 elem_id="lb-b",
+                allow_custom_value=True,
             )
             pair_button = gr.Button("Compare", elem_id="lb-pair")
         pair_note = gr.Markdown(elem_id="lb-pair-note")
