@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -148,9 +148,56 @@ class ConstantVectorsWarning(UserWarning):
     """An encoder gave every text of a batch the same vector."""
 
 
-def length_sorted_batches(texts: Sequence[str], batch_size: int) -> Iterator[list[int]]:
-    """Indices of ``texts`` in batches of ``batch_size``, longest texts first (little
-    padding per batch; the caller writes each row back to its own index)."""
-    order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
-    for start in range(0, len(order), batch_size):
-        yield order[start : start + batch_size]
+def length_sorted_batches(
+    texts: Sequence[str],
+    batch_size: int,
+    *,
+    lengths: Sequence[int] | None = None,
+    token_budget: int | None = None,
+) -> Iterator[list[int]]:
+    """Indices of ``texts`` in batches, longest texts first (little padding per batch;
+    the caller writes each row back to its own index).
+
+    By default batches of ``batch_size`` texts, ordered by character length. With
+    ``lengths`` (e.g. each text's token count, capped at the model's limit) the order
+    follows them; with ``token_budget`` a batch holds as many texts as fit in that many
+    *padded* tokens (``len(batch) * longest <= token_budget``, at least one text), so
+    short texts run in big batches and long ones in small batches. The sort is stable:
+    equal lengths keep their input order.
+    """
+    keys = [len(text) for text in texts] if lengths is None else list(lengths)
+    if len(keys) != len(texts):
+        raise ValueError(f"{len(keys)} lengths for {len(texts)} texts")
+    order = sorted(range(len(texts)), key=lambda i: -keys[i])
+    if token_budget is None:
+        for start in range(0, len(order), batch_size):
+            yield order[start : start + batch_size]
+        return
+    if token_budget < 1:
+        raise ValueError(f"token_budget must be at least 1, not {token_budget}")
+    start = 0
+    while start < len(order):
+        longest = max(1, keys[order[start]])  # sorted: the first is the longest
+        size = max(1, token_budget // longest)
+        yield order[start : start + size]
+        start += size
+
+
+def prefetched(
+    batches: Iterable[list[int]], prepare: Callable[[list[int]], Any]
+) -> Iterator[tuple[list[int], Any]]:
+    """``(batch, prepare(batch))`` for each batch, preparing the next batch (e.g. its
+    tokenisation, which releases the GIL) in a helper thread while the caller runs the
+    model on this one. The order and the prepared values are those of a plain loop."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    iterator = iter(batches)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="stylebench-prepare") as pool:
+        current = next(iterator, None)
+        pending = pool.submit(prepare, current) if current is not None else None
+        while current is not None and pending is not None:
+            following = next(iterator, None)
+            ready = pending.result()
+            pending = pool.submit(prepare, following) if following is not None else None
+            yield current, ready
+            current = following

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from dataset_scripts.core.errors import StylebenchError
-from evaluators.encoders.base import BaseEncoder, length_sorted_batches
+from evaluators.encoders.base import BaseEncoder, length_sorted_batches, prefetched
 
 DEFAULT_MAX_LENGTH = 512
 """Default cap on ``max_tokens`` (STEB chunks at 512 tokens)."""
@@ -237,11 +237,165 @@ class TokenizerMixin:
         return [[(int(s), int(e)) for s, e in offsets] for offsets in encoded["offset_mapping"]]
 
 
+DEFAULT_CPU_TOKEN_BUDGET = 8192
+"""``token_budget="auto"`` off CUDA: padded tokens per batch (16 texts of 512 tokens,
+256 of 32)."""
+
+
+class FastEncodeMixin:
+    """The encode loop of the sentence-transformers and ``hf:`` adapters: batches from
+    ``forward_groups`` (fixed count, or ``token_budget`` padded tokens), the next batch
+    tokenised in a helper thread while the model runs this one, and the model run by
+    the chosen backend (:mod:`evaluators.encoders.backends`) at the chosen precision.
+
+    A subclass provides ``_prepare(texts) -> features`` (tensors, plus any non-tensor
+    entries its torch forward needs), ``_torch_forward(features) -> pooled tensor``,
+    ``_count_groups(texts)`` (its fixed-count batches) and ``_model_config``.
+    """
+
+    device: str
+    batch_size: int
+    max_tokens: int | None
+    name: str
+    backend: str = "torch"
+    precision: str = "fp32"
+    token_budget: int | None = None
+    runtime: Any = None
+    probe_min_cosine: float | None = None
+
+    def _prepare(self, texts: list[str]) -> dict[str, Any]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _torch_forward(self, features: dict[str, Any]) -> Any:  # pragma: no cover
+        raise NotImplementedError
+
+    def _count_groups(self, texts: Sequence[str]) -> list[list[int]]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _model_config(self) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _setup_fast_path(
+        self,
+        identity: dict[str, Any],
+        *,
+        backend: str | None,
+        precision: str | None,
+        token_budget: int | str | None,
+        strict: bool,
+    ) -> None:
+        """Check and build the backend (exported once, see backends.py), measure its
+        drift on the probe texts and refuse it under ``strict`` (the steb protocol) when
+        it is beyond the tolerance; resolve ``token_budget`` (``"auto"``: from the free
+        memory of a CUDA device, else :data:`DEFAULT_CPU_TOKEN_BUDGET`)."""
+        from evaluators.encoders import backends
+
+        self.backend, self.precision = backends.check_backend(backend, precision)
+        if token_budget == "auto":
+            if self.device.startswith("cuda"):
+                token_budget = backends.cuda_token_budget(
+                    self.device, self._model_config(), self.max_tokens or 512, self.precision
+                )
+            else:
+                token_budget = DEFAULT_CPU_TOKEN_BUDGET
+        if token_budget is not None and (not isinstance(token_budget, int) or token_budget < 1):
+            raise StylebenchError(
+                f"token_budget must be a positive number of tokens or 'auto', not {token_budget!r}"
+            )
+        self.token_budget = token_budget
+        if backends.is_reference(self.backend, self.precision):
+            return
+        if self.backend != "torch":
+            example = self._prepare(list(backends.PROBE_TEXTS[:2]))
+            tensors = {k: v for k, v in example.items() if hasattr(v, "dtype")}
+            extras = {k: v for k, v in example.items() if not hasattr(v, "dtype")}
+            self.runtime = backends.build_runtime(
+                self.backend,
+                self.precision,
+                owner=self._export_owner(),
+                forward=lambda features: self._torch_forward({**features, **extras}),
+                example=tensors,
+                identity=identity,
+                device=self.device,
+            )
+        probes = list(backends.PROBE_TEXTS)
+        reference = self._encode_batches(probes, reference=True)
+        self.probe_min_cosine = backends.min_cosine(reference, self._encode_batches(probes))
+        backends.check_drift(
+            self.name, self.backend, self.precision, self.probe_min_cosine, strict=strict
+        )
+
+    def _export_owner(self) -> Any:
+        return getattr(self, "model", None)
+
+    def backend_identity(self) -> dict[str, Any]:
+        """What the identity adds for a non-reference backend or precision (nothing
+        for torch at fp32, so existing cache entries keep their keys)."""
+        if self.backend == "torch" and self.precision == "fp32":
+            return {}
+        runtime = getattr(self.runtime, "version", None)
+        if runtime is None:
+            import torch
+
+            runtime = f"torch {torch.__version__}"
+        return {"backend": self.backend, "precision": self.precision, "runtime": runtime}
+
+    def forward_groups(self, texts: Sequence[str]) -> list[list[int]]:
+        """The texts ``encode(texts)`` runs through the model together: the adapter's
+        fixed-count batches, or with ``token_budget`` length-sorted batches of at most
+        that many padded tokens (lengths: token counts with special tokens, capped at
+        ``max_tokens``). ``encode`` on one group runs exactly that batch, so spreading
+        the groups over devices gives one device's numbers bit for bit."""
+        if self.token_budget is None:
+            return self._count_groups(texts)
+        extra = int(self.num_special_tokens)  # type: ignore[attr-defined]
+        cap = self.max_tokens or 10**9
+        lengths = [min(n + extra, cap) for n in self.count_tokens(texts)]  # type: ignore[attr-defined]
+        return list(
+            length_sorted_batches(
+                texts, self.batch_size, lengths=lengths, token_budget=self.token_budget
+            )
+        )
+
+    def _run(self, features: dict[str, Any], *, reference: bool = False) -> np.ndarray:
+        """Pooled vectors of one prepared batch, by the backend (or, ``reference``, by
+        torch at fp32)."""
+        if self.runtime is not None and not reference:
+            arrays = {k: v.numpy() for k, v in features.items() if hasattr(v, "numpy")}
+            return self.runtime.run(arrays)
+        from evaluators.encoders.backends import autocast
+
+        inputs = {k: v.to(self.device) if hasattr(v, "to") else v for k, v in features.items()}
+        with autocast(self.device, "fp32" if reference else self.precision):
+            pooled = self._torch_forward(inputs)
+        return pooled.float().cpu().numpy()
+
+    def _encode_batches(self, texts: list[str], *, reference: bool = False) -> np.ndarray:
+        import torch
+
+        output: np.ndarray | None = None
+        with torch.inference_mode():
+            groups = self.forward_groups(texts)
+            for batch, features in prefetched(
+                groups, lambda b: self._prepare([texts[i] for i in b])
+            ):
+                vectors = self._run(features, reference=reference)
+                if output is None:
+                    output = np.zeros((len(texts), vectors.shape[1]), dtype=np.float32)
+                output[batch] = vectors
+        if output is None:
+            return np.zeros((0, self.dim), dtype=np.float32)  # type: ignore[attr-defined]
+        return output
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        return self._encode_batches(list(texts))
+
+
 _DTYPES = {"float32": "float32", "fp32": "float32", "bfloat16": "bfloat16", "bf16": "bfloat16"}
 _DTYPES |= {"float16": "float16", "fp16": "float16"}
 
 
-class _TransformersEncoder(TokenizerMixin, BaseEncoder):
+class _TransformersEncoder(FastEncodeMixin, TokenizerMixin, BaseEncoder):
     """Shared loading, batching and identity of the two pooling adapters."""
 
     pooling = "none"
@@ -256,6 +410,10 @@ class _TransformersEncoder(TokenizerMixin, BaseEncoder):
         dtype: str = "float32",
         revision: str | None = None,
         padding_side: str | None = None,
+        backend: str | None = None,
+        precision: str | None = None,
+        token_budget: int | str | None = None,
+        strict: bool = False,
     ) -> None:
         try:
             import torch
@@ -325,6 +483,17 @@ class _TransformersEncoder(TokenizerMixin, BaseEncoder):
             else:
                 raise StylebenchError(f"{model_name_or_path!r} has no token usable for padding")
         self._forward_parameters = set(inspect.signature(self.model.forward).parameters)
+        if (backend or "torch") != "torch" and (self.pooling == "last-token" or dtype != "float32"):
+            raise StylebenchError(
+                f"backend {backend} runs hf: (masked-mean) encoders at dtype float32 only"
+            )
+        self._setup_fast_path(
+            self.identity(),
+            backend=backend,
+            precision=precision,
+            token_budget=token_budget,
+            strict=strict,
+        )
 
     @property
     def dim(self) -> int:
@@ -344,42 +513,38 @@ class _TransformersEncoder(TokenizerMixin, BaseEncoder):
             "dtype": self.dtype,
             "padding_side": self.tokenizer.padding_side,
             "chunk": False,
-        }
+        } | self.backend_identity()
 
     def _pool(self, hidden: Any, mask: Any) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def forward_groups(self, texts: Sequence[str]) -> list[list[int]]:
-        """The texts ``encode(texts)`` runs through the model together (its length-sorted
-        batches); ``encode`` on one group runs exactly that batch."""
+    def _model_config(self) -> Any:
+        return self.model.config
+
+    def _count_groups(self, texts: Sequence[str]) -> list[list[int]]:
+        """Batches of ``batch_size`` texts sorted by character length."""
         return list(length_sorted_batches(texts, self.batch_size))
 
-    def encode(self, texts: list[str]) -> np.ndarray:
-        import torch
+    def _prepare(self, texts: list[str]) -> dict[str, Any]:
+        encoded = self.tokenizer(
+            texts,
+            padding=True,
+            truncation=self.max_tokens is not None,
+            max_length=self.max_tokens,
+            return_tensors="pt",
+        )
+        inputs = dict(encoded.items())
+        if "token_type_ids" not in self._forward_parameters:
+            inputs.pop("token_type_ids", None)
+        # positions from the mask, so left padding does not shift them (causal models
+        # only: RoBERTa-style encoders derive offset positions themselves)
+        if self.pooling == "last-token" and "position_ids" in self._forward_parameters:
+            inputs["position_ids"] = (inputs["attention_mask"].long().cumsum(-1) - 1).clamp(min=0)
+        return inputs
 
-        texts = list(texts)
-        output = np.zeros((len(texts), self.dim), dtype=np.float32)
-        with torch.inference_mode():
-            for batch in self.forward_groups(texts):
-                encoded = self.tokenizer(
-                    [texts[i] for i in batch],
-                    padding=True,
-                    truncation=self.max_tokens is not None,
-                    max_length=self.max_tokens,
-                    return_tensors="pt",
-                )
-                inputs = {key: value.to(self.device) for key, value in encoded.items()}
-                if "token_type_ids" not in self._forward_parameters:
-                    inputs.pop("token_type_ids", None)
-                mask = inputs["attention_mask"]
-                # positions from the mask, so left padding does not shift them (causal
-                # models only: RoBERTa-style encoders derive offset positions themselves)
-                if self.pooling == "last-token" and "position_ids" in self._forward_parameters:
-                    inputs["position_ids"] = (mask.long().cumsum(-1) - 1).clamp(min=0)
-                hidden = self.model(**inputs).last_hidden_state
-                pooled = self._pool(hidden, mask)
-                output[batch] = pooled.float().cpu().numpy()
-        return output
+    def _torch_forward(self, features: dict[str, Any]) -> Any:
+        hidden = self.model(**features).last_hidden_state
+        return self._pool(hidden, features["attention_mask"])
 
 
 class HFMeanPoolingEncoder(_TransformersEncoder):

@@ -1,7 +1,12 @@
 """Sentence-transformers adapter (``st:<model>``, a bare hub id or path, ``minilm``).
 
-The model's own modules (pooling, normalisation) produce the vector; we only batch,
-run under ``torch.inference_mode`` and return float32. ``max_tokens`` is the model's
+The model's own modules (pooling, normalisation) produce the vector; we only batch
+(sentence-transformers' own batches by default, or ``token_budget`` padded tokens), run
+under ``torch.inference_mode`` and return float32: the loop of
+:class:`~evaluators.encoders.hf_pooling.FastEncodeMixin`, which gives
+``SentenceTransformer.encode``'s vectors bit for bit for the same batches while
+tokenising the next batch during this one's forward, and runs the ``onnx`` / ``openvino``
+backends and the fp16/bf16/int8 precisions (:mod:`evaluators.encoders.backends`). ``max_tokens`` is the model's
 ``max_seq_length`` (which counts special tokens), capped at ``max_length`` (default
 512); the cap is written back to ``max_seq_length`` so truncation and chunk-and-pool
 agree. ``trust_remote_code`` is never enabled.
@@ -18,6 +23,7 @@ from dataset_scripts.core.errors import StylebenchError
 from evaluators.encoders.base import BaseEncoder
 from evaluators.encoders.hf_pooling import (
     DEFAULT_MAX_LENGTH,
+    FastEncodeMixin,
     TokenizerMixin,
     _one_line,
     choose_device,
@@ -27,7 +33,7 @@ from evaluators.encoders.hf_pooling import (
 )
 
 
-class SentenceTransformerEncoder(TokenizerMixin, BaseEncoder):
+class SentenceTransformerEncoder(FastEncodeMixin, TokenizerMixin, BaseEncoder):
     """Wrap ``sentence_transformers.SentenceTransformer`` as a stylebench encoder."""
 
     pooling = "sentence-transformers"
@@ -40,6 +46,10 @@ class SentenceTransformerEncoder(TokenizerMixin, BaseEncoder):
         batch_size: int = 32,
         max_length: int | None = DEFAULT_MAX_LENGTH,
         revision: str | None = None,
+        backend: str | None = None,
+        precision: str | None = None,
+        token_budget: int | str | None = None,
+        strict: bool = False,
     ) -> None:
         try:
             import torch  # noqa: F401
@@ -84,6 +94,13 @@ class SentenceTransformerEncoder(TokenizerMixin, BaseEncoder):
             or self.resolved.revision
         )
         self.fingerprint = local_fingerprint(self.resolved.path)
+        self._setup_fast_path(
+            self.identity(),
+            backend=backend,
+            precision=precision,
+            token_budget=token_budget,
+            strict=strict,
+        )
 
     @property
     def dim(self) -> int:
@@ -102,33 +119,29 @@ class SentenceTransformerEncoder(TokenizerMixin, BaseEncoder):
             "pooling": "model",
             "max_tokens": self.max_tokens,
             "chunk": False,
-        }
+        } | self.backend_identity()
 
-    def forward_groups(self, texts: Sequence[str]) -> list[list[int]]:
-        """The texts that ``encode(texts)`` runs through the model together: those of
-        each batch of sentence-transformers' ``encode``, which orders inputs by
-        ``np.argsort`` of their negated character length and cuts batches of
-        ``batch_size``. ``encode`` on one group runs exactly that batch, so spreading
-        the groups over devices gives one device's numbers bit for bit (a test checks
-        it against the installed sentence-transformers)."""
+    def _model_config(self) -> Any:
+        transformer = self.model[0]
+        auto_model = getattr(transformer, "auto_model", None) or getattr(transformer, "model", None)
+        return getattr(auto_model, "config", None)
+
+    def _count_groups(self, texts: Sequence[str]) -> list[list[int]]:
+        """The batches of sentence-transformers' ``encode``: inputs ordered by
+        ``np.argsort`` of their negated character length, cut every ``batch_size`` (a
+        test checks this against the installed sentence-transformers)."""
         order = np.argsort([-len(text) for text in texts])
         return [
             [int(i) for i in order[start : start + self.batch_size]]
             for start in range(0, len(order), self.batch_size)
         ]
 
-    def encode(self, texts: list[str]) -> np.ndarray:
-        import torch
+    def _prepare(self, texts: list[str]) -> dict[str, Any]:
+        return dict(self.model.preprocess(texts))
 
-        texts = list(texts)
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        with torch.inference_mode():
-            vectors = self.model.encode(
-                texts,
-                batch_size=self.batch_size,
-                convert_to_numpy=True,
-                show_progress_bar=False,
-                normalize_embeddings=False,
-            )
-        return np.asarray(vectors, dtype=np.float32)
+    def _torch_forward(self, features: dict[str, Any]) -> Any:
+        return self.model(features)["sentence_embedding"]
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        self.model.eval()  # as SentenceTransformer.encode (a model in training, too)
+        return super().encode(texts)

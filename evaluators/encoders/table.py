@@ -161,14 +161,14 @@ BUILTIN_ENCODERS: dict[str, EncoderEntry] = {
 PREFIXES: dict[str, EncoderEntry] = {
     "st": EncoderEntry(
         "sentence-transformers",
-        "any sentence-transformers model (hub id or folder)",
+        "any sentence-transformers model (hub id or folder); backend torch|onnx|openvino",
         _sentence_transformer,
         lambda: probe.has_modules("torch", "sentence_transformers"),
         _NEURAL,
     ),
     "hf": EncoderEntry(
         "hf-mean-pooling",
-        "HF encoder, attention-masked mean of the last hidden states",
+        "HF encoder, attention-masked mean of the last hidden states; backend torch|onnx|openvino",
         _hf,
         lambda: probe.has_modules(*_TORCH),
         _NEURAL,

@@ -1,0 +1,329 @@
+"""Inference backends and precisions of the sentence-transformers and ``hf:`` encoders.
+
+* ``torch`` (the default and the reference): the model as loaded; ``fp16``/``bf16``
+  run it under ``torch.autocast`` (an explicit opt-in, for GPUs; weights stay fp32).
+* ``onnx``: the model *with its pooling* exported once to ONNX (torch's TorchScript
+  exporter, opset :data:`OPSET`) into ``<stylebench cache>/exports/<key>/`` and run by
+  onnxruntime; ``int8`` is onnxruntime's dynamic quantisation of that file (explicit
+  opt-in, exported once too).
+* ``openvino``: the same ONNX file compiled by OpenVINO with an explicit inference
+  precision (``fp32`` is ``INFERENCE_PRECISION_HINT=f32``: OpenVINO's CPU plugin
+  otherwise runs bf16 on CPUs that have it).
+
+Why not sentence-transformers' ``backend="onnx"``: it needs optimum-onnx / optimum-intel,
+whose every release on PyPI pins transformers below the version this project locks
+(optimum-onnx 0.1.0: transformers<4.58; optimum-intel 2.2.0: transformers<5.6), so the
+export is done here with torch and the runtimes are used directly.
+
+Every encoder built with a backend or precision other than ``torch``/``fp32`` measures
+its drift on :data:`PROBE_TEXTS` at load time: the minimum cosine between its vectors
+and the torch fp32 vectors of the same model. Under the ``steb`` protocol
+(``strict=True``) a drift below :data:`TOLERANCE` is refused. The encoder identity then
+carries ``backend``, ``precision`` and the runtime's version, so cached vectors and
+result records of different backends never mix.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from dataset_scripts.core.errors import StylebenchError
+
+BACKENDS = ("torch", "onnx", "openvino")
+PRECISIONS = ("fp32", "fp16", "bf16", "int8")
+SUPPORTED: dict[str, tuple[str, ...]] = {
+    "torch": ("fp32", "fp16", "bf16"),
+    "onnx": ("fp32", "int8"),
+    "openvino": ("fp32", "fp16", "bf16"),
+}
+TOLERANCE = 0.99999
+"""Minimum cosine between a backend's vectors and the torch fp32 vectors on
+:data:`PROBE_TEXTS` for the ``steb`` protocol (fp32 ONNX and OpenVINO measure
+0.9999999 on MiniLM: float32 rounding; int8, fp16 and bf16 fall below it)."""
+OPSET = 17
+
+PROBE_TEXTS: tuple[str, ...] = (
+    "Hi.",
+    "I can't believe it's already December, honestly!!",
+    "The committee will reconvene on Thursday to review the revised budget proposal.",
+    "lol ok whatever u say 😂",
+    "Thou shalt not covet thy neighbour's house, nor his field, nor any thing that is his.",
+    "In summary, the results suggest that the proposed method outperforms the baseline "
+    "on every dataset, although the margin narrows considerably on the noisier corpora.",
+    "Dear Sir or Madam, I am writing to complain about the delay in the delivery of my "
+    "order, which was placed more than six weeks ago and has still not arrived. " * 4,
+    " ".join(f"word{i} and then some more text, number {i}." for i in range(200)),
+)
+"""Texts of very different length and register (one longer than 512 tokens, so
+truncation is probed too) on which every non-reference backend is compared to torch."""
+
+
+def check_backend(backend: str | None, precision: str | None) -> tuple[str, str]:
+    """``(backend, precision)`` normalised (None: torch, fp32); a one-line error for an
+    unknown or unsupported combination."""
+    backend = (backend or "torch").lower()
+    precision = (precision or "fp32").lower()
+    precision = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16"}.get(precision, precision)
+    if backend not in BACKENDS:
+        raise StylebenchError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")
+    if precision not in PRECISIONS:
+        raise StylebenchError(
+            f"unknown precision {precision!r}; use one of {', '.join(PRECISIONS)}"
+        )
+    if precision not in SUPPORTED[backend]:
+        hint = {
+            ("torch", "int8"): "int8 runs with --backend onnx",
+            ("onnx", "fp16"): "fp16 runs with --backend openvino or torch (GPU)",
+            ("onnx", "bf16"): "bf16 runs with --backend openvino or torch",
+            ("openvino", "int8"): "int8 runs with --backend onnx (OpenVINO's needs nncf)",
+        }[(backend, precision)]
+        raise StylebenchError(f"backend {backend} does not run precision {precision}: {hint}")
+    return backend, precision
+
+
+def is_reference(backend: str, precision: str) -> bool:
+    return backend == "torch" and precision == "fp32"
+
+
+def autocast(device: str, precision: str) -> Any:
+    """``torch.autocast`` for fp16/bf16 on ``device``; a no-op context for fp32."""
+    import contextlib
+
+    import torch
+
+    if precision == "fp32":
+        return contextlib.nullcontext()
+    dtype = torch.float16 if precision == "fp16" else torch.bfloat16
+    return torch.autocast(device_type=device.split(":")[0], dtype=dtype)
+
+
+def min_cosine(reference: np.ndarray, other: np.ndarray) -> float:
+    """The smallest cosine between matching rows (1.0 for two zero rows)."""
+    reference = np.asarray(reference, dtype=np.float64)
+    other = np.asarray(other, dtype=np.float64)
+    norms = np.linalg.norm(reference, axis=1) * np.linalg.norm(other, axis=1)
+    dots = (reference * other).sum(axis=1)
+    cosines = np.where(norms > 0, dots / np.where(norms > 0, norms, 1.0), 1.0)
+    return float(cosines.min()) if len(cosines) else 1.0
+
+
+def check_drift(who: str, backend: str, precision: str, cosine: float, *, strict: bool) -> None:
+    """Refuse (under ``strict``, the steb protocol) a backend below :data:`TOLERANCE`."""
+    if strict and cosine < TOLERANCE:
+        raise StylebenchError(
+            f"{who}: backend {backend} at {precision} drifts from the torch fp32 vectors "
+            f"(min cosine {cosine:.7f} on the probe texts < {TOLERANCE}); the steb protocol "
+            "needs vectors within that tolerance: use --backend torch, or onnx/openvino at fp32"
+        )
+
+
+def token_budget_from_memory(
+    free_bytes: int,
+    *,
+    hidden: int,
+    intermediate: int,
+    heads: int,
+    max_tokens: int,
+    bytes_per_value: int = 4,
+    share: float = 0.5,
+) -> int:
+    """Padded tokens per batch that fit in ``share`` of ``free_bytes`` during inference.
+
+    Per token, one layer's live activations: the hidden state a few times over (input,
+    Q, K, V, attention output, residual: 6 x hidden), the feed-forward's intermediate
+    state, and one row of attention scores per head (at most ``max_tokens`` wide), with
+    a factor of 2 for the temporaries of the kernels.
+    """
+    per_token = 2 * bytes_per_value * (6 * hidden + intermediate + heads * max_tokens)
+    return max(max_tokens, int(free_bytes * share) // per_token)
+
+
+def cuda_token_budget(device: str, config: Any, max_tokens: int, precision: str) -> int:
+    """:func:`token_budget_from_memory` of the free memory of CUDA ``device`` now."""
+    import torch
+
+    free, _total = torch.cuda.mem_get_info(torch.device(device))
+    hidden = int(getattr(config, "hidden_size", None) or getattr(config, "d_model", 768))
+    return token_budget_from_memory(
+        int(free),
+        hidden=hidden,
+        intermediate=int(getattr(config, "intermediate_size", None) or 4 * hidden),
+        heads=int(getattr(config, "num_attention_heads", None) or 12),
+        max_tokens=max_tokens,
+        bytes_per_value=2 if precision in {"fp16", "bf16"} else 4,
+    )
+
+
+# -- export and runtimes ---------------------------------------------------------------
+
+
+def export_dir(identity: Mapping[str, Any]) -> Path:
+    """Where the ONNX export of the model with ``identity`` (its torch identity) lives."""
+    import torch
+
+    from evaluators.encoders.base import identity_key
+    from evaluators.paths import cache_root
+
+    key = identity_key(
+        {**identity, "exporter": "torchscript", "opset": OPSET, "torch": torch.__version__}
+    )
+    return cache_root() / "exports" / key
+
+
+class _Exportable:
+    """Builds the ``torch.nn.Module`` whose positional inputs are ``names`` and whose
+    output is the pooled vector (``forward`` of the encoder's torch path)."""
+
+    @staticmethod
+    def module(owner: Any, names: Sequence[str], forward: Callable[[dict[str, Any]], Any]) -> Any:
+        import torch
+
+        class Wrapped(torch.nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.owner = owner
+
+            def forward(self, *tensors: Any) -> Any:
+                return forward(dict(zip(names, tensors, strict=True)))
+
+        return Wrapped().eval()
+
+
+def export_onnx(
+    owner: Any,
+    forward: Callable[[dict[str, Any]], Any],
+    example: Mapping[str, Any],
+    folder: Path,
+) -> Path:
+    """``folder/model.onnx``, exported now unless it is already there (written to a
+    temporary name and renamed, so a crash never leaves half a file)."""
+    target = folder / "model.onnx"
+    if target.is_file():
+        return target
+    import warnings
+
+    import torch
+
+    folder.mkdir(parents=True, exist_ok=True)
+    names = list(example)
+    module = _Exportable.module(owner, names, forward)
+    partial = folder / f"model.{os.getpid()}.partial.onnx"
+    axes = {name: {0: "batch", 1: "sequence"} for name in names} | {"vector": {0: "batch"}}
+    try:
+        with warnings.catch_warnings(), torch.no_grad():
+            warnings.simplefilter("ignore")  # the tracer's notes on shape-dependent branches
+            torch.onnx.export(
+                module,
+                tuple(example[name] for name in names),
+                str(partial),
+                dynamo=False,
+                input_names=names,
+                output_names=["vector"],
+                dynamic_axes=axes,
+                opset_version=OPSET,
+            )
+    except Exception as error:
+        partial.unlink(missing_ok=True)
+        raise StylebenchError(f"cannot export the model to ONNX: {error}") from None
+    os.replace(partial, target)
+    return target
+
+
+def quantized_onnx(source: Path) -> Path:
+    """onnxruntime's dynamic int8 quantisation of ``source`` (weights int8, activations
+    quantised per batch), made once next to it."""
+    target = source.with_name("model.int8.onnx")
+    if target.is_file():
+        return target
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    partial = source.with_name(f"model.int8.{os.getpid()}.partial.onnx")
+    quantize_dynamic(str(source), str(partial), weight_type=QuantType.QInt8)
+    os.replace(partial, target)
+    return target
+
+
+def _need(module: str, backend: str) -> Any:
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise StylebenchError(
+            f"backend {backend} needs the {module} package: `pip install 'stylebench[fast]'`"
+        ) from None
+
+
+class OnnxRuntime:
+    """An onnxruntime session over the exported file: ``run(inputs) -> vectors``."""
+
+    def __init__(self, path: Path, device: str) -> None:
+        ort = _need("onnxruntime", "onnx")
+        providers = ["CPUExecutionProvider"]
+        if device.startswith("cuda"):
+            if "CUDAExecutionProvider" not in ort.get_available_providers():
+                raise StylebenchError(
+                    f"backend onnx on {device} needs onnxruntime-gpu (this onnxruntime runs "
+                    "on the CPU only)"
+                )
+            index = device.partition(":")[2] or "0"
+            providers = [("CUDAExecutionProvider", {"device_id": int(index)}), *providers]
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        self.session = ort.InferenceSession(str(path), options, providers=providers)
+        self.names = [entry.name for entry in self.session.get_inputs()]
+        self.version = f"onnxruntime {ort.__version__}"
+
+    def run(self, inputs: Mapping[str, np.ndarray]) -> np.ndarray:
+        feed = {name: np.ascontiguousarray(inputs[name], dtype=np.int64) for name in self.names}
+        return np.asarray(self.session.run(None, feed)[0], dtype=np.float32)
+
+
+_OV_HINTS = {"fp32": "f32", "fp16": "f16", "bf16": "bf16"}
+
+
+class OpenVinoRuntime:
+    """The exported ONNX file compiled by OpenVINO at an explicit inference precision."""
+
+    def __init__(self, path: Path, device: str, precision: str) -> None:
+        ov = _need("openvino", "openvino")
+        if not device.startswith("cpu"):
+            raise StylebenchError(
+                f"backend openvino runs on the CPU here, not on {device}: use --device cpu"
+            )
+        core = ov.Core()
+        core.set_property({"CACHE_DIR": str(path.parent / "openvino")})  # compiled once
+        config = {"INFERENCE_PRECISION_HINT": _OV_HINTS[precision], "PERFORMANCE_HINT": "LATENCY"}
+        self.compiled = core.compile_model(core.read_model(str(path)), "CPU", config)
+        self.names = [port.get_any_name() for port in self.compiled.inputs]
+        self.request = self.compiled.create_infer_request()
+        self.version = f"openvino {ov.get_version()}"
+
+    def run(self, inputs: Mapping[str, np.ndarray]) -> np.ndarray:
+        feed = {name: np.ascontiguousarray(inputs[name], dtype=np.int64) for name in self.names}
+        result = self.request.infer(feed)
+        return np.array(result[self.compiled.outputs[0]], dtype=np.float32)
+
+
+def build_runtime(
+    backend: str,
+    precision: str,
+    *,
+    owner: Any,
+    forward: Callable[[dict[str, Any]], Any],
+    example: Mapping[str, Any],
+    identity: Mapping[str, Any],
+    device: str,
+) -> OnnxRuntime | OpenVinoRuntime:
+    """The runtime of a non-torch backend, exporting the model first if needed."""
+    _need("onnxruntime" if backend == "onnx" else "openvino", backend)
+    _need("onnx", backend)  # torch's exporter writes the file with it
+    path = export_onnx(owner, forward, example, export_dir(identity))
+    if backend == "onnx":
+        return OnnxRuntime(quantized_onnx(path) if precision == "int8" else path, device)
+    return OpenVinoRuntime(path, device, precision)
