@@ -197,6 +197,21 @@ def demo(out: Path, models: tuple[str, ...], no_progress: bool) -> None:
     "(auto, host:port, ray://host:10001) or on a new one-node cluster (local); "
     "needs `pip install 'stylebench[ray]'`.",
 )
+@click.option(
+    "--backend",
+    type=click.Choice(["torch", "onnx", "openvino"]),
+    default=None,
+    help="Inference backend of st:/hf: encoders (default torch; onnx/openvino: exported "
+    "once into the stylebench cache). Under --protocol steb a backend whose vectors drift "
+    "from torch's beyond the tolerance is refused.",
+)
+@click.option(
+    "--precision",
+    type=click.Choice(["fp32", "fp16", "bf16", "int8"]),
+    default=None,
+    help="Precision of st:/hf: encoders (default fp32): fp16/bf16 autocast (torch, GPU) or "
+    "OpenVINO's hint, int8 dynamic quantisation (onnx). Recorded in the encoder identity.",
+)
 @click.option("--ray-cpus", type=float, default=1.0, show_default=True, help="CPUs per Ray task.")
 @click.option("--ray-gpus", type=float, default=0.0, show_default=True, help="GPUs per Ray task.")
 @click.option(
@@ -239,6 +254,8 @@ def run(
     batch_size: int,
     device: str | None,
     devices: str | None,
+    backend: str | None,
+    precision: str | None,
     ray_address: str | None,
     ray_cpus: float,
     ray_gpus: float,
@@ -281,6 +298,8 @@ def run(
         batch_size=batch_size,
         device=device,
         devices=tuple(parse_devices(devices)) if devices else None,
+        backend=backend,
+        precision=precision,
         fit_corpus=fit_corpus,
         cache_dir=None if no_cache else (cache_dir or embedding_cache_dir()),
         out_dir=out,

@@ -53,6 +53,9 @@ class RunConfig:
     resume: bool = False
     progress: bool = True
     commit_every: int = COMMIT_EVERY
+    backend: str | None = None  # onnx, openvino, torch (None: torch); st:/hf: encoders
+    precision: str | None = None  # fp32, fp16, bf16, int8 (None: fp32)
+    token_budget: int | str | None = None  # padded tokens per batch, or "auto"
 
     def encoder_settings(self) -> dict[str, Any]:
         """The keyword arguments of :func:`evaluators.encoders.get_encoder` for a name."""
@@ -61,6 +64,14 @@ class RunConfig:
             settings["batch_size"] = self.batch_size
         if self.devices:
             settings["devices"] = list(self.devices)
+        fast = {
+            "backend": self.backend,
+            "precision": self.precision,
+            "token_budget": self.token_budget,
+        }
+        settings |= {key: value for key, value in fast.items() if value is not None}
+        if (self.backend or self.precision) and self.protocol == "steb":
+            settings["strict"] = True  # a backend beyond the tolerance is refused
         return settings
 
 
