@@ -44,6 +44,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._checks import as_finite_matrix
+from .grid import fixed_sum
 from .retrieval import cosine_similarity_matrix
 
 __all__ = [
@@ -152,7 +153,7 @@ def _tie_aware_batch(
     for start in range(0, b_total, step):
         c = costs[start : start + step]
         e = expected[start : start + step]
-        totals = c[:, rows, inj].sum(axis=-1)  # (b, n_inj), rows summed in fixed order
+        totals = fixed_sum(c[:, rows, inj], axis=-1)  # (b, n_inj), the same bits on any CPU
         best = totals.min(axis=1, keepdims=True)
         scale = np.maximum(np.abs(best), np.abs(c).max(axis=(1, 2))[:, None])
         optimal = totals <= best + TIE_RTOL * scale + TIE_ATOL * k

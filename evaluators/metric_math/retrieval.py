@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._checks import as_finite_matrix, check_ks
+from .grid import fixed_mean, fixed_sum, grid_cosines
 
 __all__ = [
     "all_match_scores",
@@ -30,9 +31,10 @@ def cosine_similarity_matrix(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     """Cosine similarity between every row of ``a`` and every row of ``b``, as float32.
 
     Rows are L2-normalised first; a zero row stays zero, so its similarity with anything
-    is 0 (never NaN). The products are computed in float64 and rounded to float32 once at
-    the end, so that the result does not depend on the processor's summation order
-    (SIMD width, BLAS kernel): exact ties stay ties and rankings are the same on any CPU.
+    is 0 (never NaN). The cosines are the exact gridded ones of
+    :func:`evaluators.metric_math.grid.grid_cosines` (unit vectors on the ``2^-26``
+    grid, integer dot products), rounded to float32 once: the result is the same bits
+    on every BLAS kernel, thread count and SIMD level; exact ties stay ties.
 
     Parameters
     ----------
@@ -53,12 +55,7 @@ def cosine_similarity_matrix(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     y = as_finite_matrix(b, "b").astype(np.float64, copy=False)
     if x.shape[1] != y.shape[1]:
         raise ValueError(f"a and b differ in dimension ({x.shape[1]} != {y.shape[1]})")
-    return (_normalise(x) @ _normalise(y).T).astype(np.float32)
-
-
-def _normalise(x: np.ndarray) -> np.ndarray:
-    norms = np.linalg.norm(x, axis=1, keepdims=True)
-    return x / np.where(norms > 0, norms, 1.0)
+    return grid_cosines(x, y).astype(np.float32)
 
 
 def _as_mask(values: Any, name: str, shape: tuple[int, int]) -> np.ndarray:
@@ -150,7 +147,7 @@ def retrieval_scores(
     cut = check_ks(ks)
     ranks = first_relevant_ranks(scores, relevance, ignore)
     out: dict[str, float | int] = {
-        "mrr": float(np.mean(1.0 / ranks)),
+        "mrr": fixed_mean(1.0 / ranks),
         "mean_rank": float(np.mean(ranks)),
     }
     for k in cut:
@@ -182,9 +179,10 @@ def all_match_scores(
         True/1 where the target is relevant; every query needs at least one.
     ks : int or sequence of int
     ties : "sort" or "pessimistic"
-        ``"sort"``: ranks are positions in ``numpy.argsort`` of each row (its default
-        sort, as the STEB code ranks). ``"pessimistic"``: a target's rank is 1 + the
-        number of other targets at a distance ``<=`` its own.
+        ``"sort"``: ranks are positions in a *stable* ``numpy.argsort`` of each row
+        (the STEB code's ranking; exact ties keep target order, where numpy's default
+        sort orders them differently with its SIMD level). ``"pessimistic"``: a
+        target's rank is 1 + the number of other targets at a distance ``<=`` its own.
 
     Returns
     -------
@@ -205,10 +203,10 @@ def all_match_scores(
         q = int(np.argmin(n_rel))
         raise ValueError(f"relevance has no relevant target for query {q}")
     if ties == "sort":
-        order = np.argsort(d, axis=1)
+        order = np.argsort(d, axis=1, kind="stable")
         hits = np.take_along_axis(rel, order, axis=1)
         positions = np.arange(1, d.shape[1] + 1, dtype=np.float64)[None, :]
-        inverse = (hits / positions).sum(axis=1)
+        inverse = fixed_sum(hits / positions, axis=1)  # the same bits on every CPU
         rank_sum = (hits * positions).sum(axis=1)
         within = np.cumsum(hits, axis=1)
         recall = {k: within[:, min(k, d.shape[1]) - 1] / n_rel for k in cut}
@@ -218,7 +216,7 @@ def all_match_scores(
         recall = {k: np.zeros(d.shape[0]) for k in cut}
         for q in range(d.shape[0]):
             ranks = (d[q][None, :] <= d[q][rel[q]][:, None]).sum(axis=1).astype(np.float64)
-            inverse[q] = (1.0 / ranks).sum()
+            inverse[q] = float(fixed_sum(1.0 / ranks))
             rank_sum[q] = ranks.sum()
             for k in cut:
                 recall[k][q] = np.count_nonzero(ranks <= k) / n_rel[q]

@@ -12,6 +12,7 @@ import numpy as np
 
 from dataset_scripts.core.errors import DataError
 from evaluators.data import Table
+from evaluators.metric_math.grid import fixed_sum
 from evaluators.metric_math.intervals import DEFAULT_SEED, percentile_interval
 from evaluators.tasks.episodes import (
     ALL,
@@ -241,16 +242,6 @@ class TaskEvaluator(ABC):
         return out
 
 
-def unit_normalise(matrix: np.ndarray) -> np.ndarray:
-    """Rows scaled to unit L2 norm, in float64; zero rows stay zero (cosine 0 with
-    everything). Callers take cosines of these in float64 and round them to float32 once
-    (``.astype(np.float32)``), so scores do not depend on the processor's summation
-    order: ties stay ties on every CPU (issue 20)."""
-    matrix = np.asarray(matrix, dtype=np.float64)
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return matrix / np.where(norms > 0, norms, 1.0)
-
-
 def unit_histogram(values: np.ndarray) -> dict[str, list[float] | list[int]]:
     """Per-unit scores (one per pair, query, ...) as a compact histogram
     ``{"values": [...], "counts": [...]}``, stored in ``details["units"][metric]`` when the
@@ -316,6 +307,6 @@ def mean_ci(
     distinct, counts = np.unique(values, return_counts=True)
     rng = np.random.default_rng(seed)
     draws = rng.multinomial(values.size, counts / values.size, size=n_boot)
-    replicates = draws @ distinct / values.size
+    replicates = fixed_sum(draws * distinct, axis=1) / values.size  # not BLAS: same bits
     method = f"percentile bootstrap over {unit} (mean of per-{unit[:-1]} values)"
     return ci_record(metric, replicates, unit, int(values.size), method, seed)

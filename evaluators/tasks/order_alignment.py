@@ -17,10 +17,10 @@ reference's own sequence (same content, different style) in place of one of its 
 both variants.
 
 Ties (see :mod:`evaluators.tasks.protocol`): under the default ``steb`` protocol the
-accuracy is that of the Hungarian solver's own assignment, with the costs computed as
-the authors' code does (vectors L2-normalised in their own precision, ``1 - max(cos,
-0)``), so an item whose optima tie is scored by scipy's deterministic choice, as in the
-paper. ``steb-strict`` scores tied items by the expected accuracy over their optimal
+accuracy is that of the Hungarian solver's own assignment on the costs ``1 - max(cos,
+0)`` of the authors' code, with the cosines exact on a fixed grid
+(:mod:`evaluators.metric_math.grid`), so an item whose optima tie is scored by scipy's
+deterministic choice on the same bits on every CPU. ``steb-strict`` scores tied items by the expected accuracy over their optimal
 assignments (:func:`evaluators.metric_math.alignment_accuracy`). Both are always
 reported (``accuracy_solver``/``accuracy_tie_aware``, and the distractor pair) with
 the share of tied items (``tied_share``, ``distractor_tied_share``).
@@ -42,13 +42,13 @@ from evaluators.metric_math.alignment import (
     solver_item_accuracies,
     tie_aware_item_accuracies,
 )
+from evaluators.metric_math.grid import fixed_mean, grid_cosines
 from evaluators.results.items import make_items
 from evaluators.tasks.base import (
     EmbeddingLookup,
     TaskEvaluator,
     mean_ci,
     unit_histogram,
-    unit_normalise,
 )
 from evaluators.tasks.episodes import Episodes, form_episodes
 
@@ -73,19 +73,20 @@ def _gather(
 
 
 def alignment_costs(sequences: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Cost matrices of every pair i < j of one group, in float64 (exact ties such as
-    identical count vectors stay ties after the sums of the tie-aware rule). These are
-    the numbers the STEB authors' code computes (their task turns the episode vectors
-    into a float64 array, L2-normalises it, a zero vector staying zero, and takes
-    ``1 - max(cos, 0)``), so the solver's tie-breaks see the same costs; one Gram matrix
-    serves every pair (the parity tests check the accuracies against their per-pair loop).
+    """Cost matrices of every pair i < j of one group, in float64. These are the numbers
+    the STEB authors' code computes (their task turns the episode vectors into a float64
+    array, L2-normalises it, a zero vector staying zero, and takes ``1 - max(cos, 0)``),
+    with the cosines exact on the ``2^-52`` grid (:func:`grid_cosines`): the costs, and
+    so the solver's choices, are the same bits on every CPU, and exact ties (identical
+    vectors) stay ties. One Gram matrix serves every pair (the parity tests check the
+    accuracies against their per-pair loop).
 
     ``sequences`` has shape (n, P, d). Returns, per variant ("plain", "last", "first"),
     an array of costs (n_pairs, rows, cols) and the expected column of each row.
     """
     n, positions, dim = sequences.shape
-    flat = unit_normalise(sequences.reshape(n * positions, dim).astype(np.float64))
-    return _gather(1.0 - np.maximum(flat @ flat.T, 0.0), n, positions)
+    cosines = grid_cosines(sequences.reshape(n * positions, dim))
+    return _gather(1.0 - np.maximum(cosines, 0.0), n, positions)
 
 
 class OrderAlignmentEvaluator(TaskEvaluator):
@@ -177,7 +178,7 @@ class OrderAlignmentEvaluator(TaskEvaluator):
                 items["solver"][name].append(solver)
                 tied[name].append(is_tied)
                 chosen = solver if main_rule == "solver" else aware
-                scores[name] = float(chosen.mean())
+                scores[name] = fixed_mean(chosen)
             per_group[group] = {
                 "accuracy": scores["plain"],
                 "distractor_accuracy": (scores["last"] + scores["first"]) / 2,
@@ -193,20 +194,19 @@ class OrderAlignmentEvaluator(TaskEvaluator):
         metrics: dict[str, float] = {}
         for rule in ("solver", "tie_aware"):
             per = pooled[rule]
-            metrics[f"accuracy_{rule}"] = float(per["plain"].mean())
-            metrics[f"distractor_accuracy_{rule}"] = float(
-                (per["last"].mean() + per["first"].mean()) / 2
-            )
+            metrics[f"accuracy_{rule}"] = fixed_mean(per["plain"])
+            metrics[f"distractor_accuracy_{rule}"] = (
+                fixed_mean(per["last"]) + fixed_mean(per["first"])
+            ) / 2
         main = pooled[main_rule]
         metrics |= {
             "accuracy": metrics[f"accuracy_{main_rule}"],
             "distractor_accuracy": metrics[f"distractor_accuracy_{main_rule}"],
-            "distractor_last_accuracy": float(main["last"].mean()),
-            "distractor_first_accuracy": float(main["first"].mean()),
-            "tied_share": float(tied_all["plain"].mean()),
-            "distractor_tied_share": float(
-                (tied_all["last"].mean() + tied_all["first"].mean()) / 2
-            ),
+            "distractor_last_accuracy": fixed_mean(main["last"]),
+            "distractor_first_accuracy": fixed_mean(main["first"]),
+            "tied_share": fixed_mean(tied_all["plain"]),
+            "distractor_tied_share": (fixed_mean(tied_all["last"]) + fixed_mean(tied_all["first"]))
+            / 2,
         }
         n_pairs = int(main["plain"].size)
         n_sequences = len(table.rows) if episodes is None else int(episodes.used.size)

@@ -34,6 +34,7 @@ import numpy as np
 from dataset_scripts.core.schemas import ALL_TO_ALL, PREDEFINED
 from evaluators.data import Table
 from evaluators.metric_math import roc_auc, roc_summary
+from evaluators.metric_math.grid import fixed_sum, grid_cosines, grid_row_cosines
 from evaluators.results.items import make_items
 from evaluators.tasks.base import (
     CI_N_BOOT,
@@ -45,7 +46,6 @@ from evaluators.tasks.base import (
     labelled_episode_groups,
     labelled_samples,
     labelled_texts,
-    unit_normalise,
 )
 
 PARTIAL_AUC_FPRS = (0.01, 0.05, 0.1)
@@ -65,10 +65,9 @@ def pair_metrics(scores: np.ndarray, labels: np.ndarray) -> dict[str, float]:
 
 def all_pairs(vectors: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Cosine similarity and same-label indicator of every pair i < j, vectorised:
-    one matrix product, one boolean mask, no loop over pairs (cosines in float64,
-    rounded to float32 once: the same on every CPU)."""
-    unit = unit_normalise(vectors)
-    similarity = (unit @ unit.T).astype(np.float32)
+    one matrix product, one boolean mask, no loop over pairs (exact gridded cosines,
+    :mod:`evaluators.metric_math.grid`, rounded to float32 once: the same on every CPU)."""
+    similarity = grid_cosines(vectors).astype(np.float32)
     upper = np.triu(np.ones(similarity.shape, dtype=bool), k=1)
     _, codes = np.unique(labels, return_inverse=True)
     same = codes[:, None] == codes[None, :]
@@ -107,7 +106,7 @@ def placement_values(
     )
     placement = np.empty(sorted_scores.size)
     placement[order] = placement_sorted
-    auc = float(placement_sorted[sorted_pos].sum() / n_pos)
+    auc = float(fixed_sum(placement_sorted[sorted_pos])) / n_pos
     return placement, positive, auc
 
 
@@ -349,10 +348,10 @@ class PredefinedPairsEvaluator(TaskEvaluator):
     def compute(
         self, table: Table, embed: EmbeddingLookup
     ) -> tuple[dict[str, float], dict[str, int], dict[str, Any]]:
-        # cosines in float64, rounded once to float32 (as all_pairs: CPU-independent)
-        left = unit_normalise(embed(row["text1"] for row in table.rows).astype(np.float64))
-        right = unit_normalise(embed(row["text2"] for row in table.rows).astype(np.float64))
-        scores = np.einsum("ij,ij->i", left, right).astype(np.float32).astype(np.float32)
+        # exact gridded cosines rounded once to float32 (as all_pairs: CPU-independent)
+        left = embed(row["text1"] for row in table.rows)
+        right = embed(row["text2"] for row in table.rows)
+        scores = grid_row_cosines(left, right).astype(np.float32)
         labels = np.asarray([row["label"] for row in table.rows], dtype=np.int8)
         counts = {"n_pairs": len(labels), "n_positive_pairs": int(labels.sum())}
         details = {

@@ -7,7 +7,9 @@ Protocol (the STEB authors' code, ``steb``): only authors present on both sides 
 kept (queries without a target *and targets without a query* are dropped, and counted);
 each query's score averages over every matching target (``1/rank``, rank, and the share
 of its matches within the top k, for k in 1, 8, 16, 32, 64, 128, also k >= the number
-of targets); ranks are positions in ``numpy.argsort`` of the float32 cosine distances.
+of targets); ranks are positions in a stable ``numpy.argsort`` of the float32 cosine
+distances (exact gridded cosines, :mod:`evaluators.metric_math.grid`: the same ranks on
+every CPU; exact ties keep target order).
 ``steb-strict`` ranks ties pessimistically instead.
 
 ``details["ci95"]``: percentile bootstrap over queries of the MRR (1,000 resamples).
@@ -21,6 +23,7 @@ import numpy as np
 
 from dataset_scripts.core.schemas import RETRIEVAL
 from evaluators.data import Table
+from evaluators.metric_math.grid import fixed_mean, grid_cosines
 from evaluators.metric_math.retrieval import all_match_scores
 from evaluators.results.items import make_items
 from evaluators.tasks.base import (
@@ -28,7 +31,6 @@ from evaluators.tasks.base import (
     TaskEvaluator,
     mean_ci,
     unit_histogram,
-    unit_normalise,
 )
 from evaluators.tasks.episodes import Episodes, form_episodes
 
@@ -75,7 +77,7 @@ class RetrievalEvaluator(TaskEvaluator):
         owner = np.repeat(np.arange(len(rows)), [len(row["texts"]) for row in rows])
         sums = np.zeros((len(rows), vectors.shape[1]), dtype=np.float64)
         np.add.at(sums, owner, vectors)
-        return unit_normalise(sums / np.bincount(owner)[:, None])
+        return sums / np.bincount(owner)[:, None]
 
     def compute(
         self, table: Table, embed: EmbeddingLookup
@@ -100,24 +102,22 @@ class RetrievalEvaluator(TaskEvaluator):
         else:
             docs, episodes = formed
             q_vec, t_vec = (
-                unit_normalise(
-                    embed.pool(
-                        [tuple(docs[j] for j in episodes.members[i]) for i in keep],
-                        dtype=np.float64,
-                    )
+                embed.pool(
+                    [tuple(docs[j] for j in episodes.members[i]) for i in keep],
+                    dtype=np.float64,
                 )
                 for keep in (keep_q, keep_t)
             )
-        # cosine distance as float32 (as sklearn's in the authors' code), computed in float64
-        # and rounded once so that ties and ranks are the same on every CPU (issue 20)
-        distances = (1.0 - q_vec @ t_vec.T).astype(np.float32)
+        # cosine distance as float32 (as sklearn's in the authors' code) from the exact
+        # gridded cosines: the same distances, ties and ranks on every CPU (issue 25)
+        distances = (1.0 - grid_cosines(q_vec, t_vec)).astype(np.float32)
         relevance = (
             np.asarray([row["author"] for row in queries])[:, None]
             == np.asarray([row["author"] for row in targets])[None, :]
         )
         ties = "sort" if self.protocol == "steb" else "pessimistic"
         per_query = all_match_scores(distances, relevance, ks=STEB_RECALL_KS, ties=ties)
-        metrics = {name: float(values.mean()) for name, values in per_query.items()}
+        metrics = {name: fixed_mean(values) for name, values in per_query.items()}
         n_queries_total = sum(1 for role, _ in samples if role == "query")
         n_targets_total = sum(1 for role, _ in samples if role == "target")
         counts = {

@@ -5,12 +5,21 @@ Written from reading their repository (``rrivera1849/STEB``: ``steb/tasks/*.py``
 their shape: explicit loops over pairs and queries, scikit-learn and scipy calls as they
 make them. Nothing here imports stylebench's evaluators or metric code, so the parity
 tests compare two implementations, not one with itself.
+
+Where the authors' arithmetic depends on the CPU (float32 BLAS cosines, ``np.argsort``'s
+default sort on exact ties), the reference follows the ``steb`` protocol's stated rule
+(``evaluators/tasks/PROTOCOL.md``, "Same numbers on every CPU"), written here from that
+statement: unit vectors with an ``math.fsum`` norm rounded to integers on the ``2^-26``
+grid, cosines as exact integer dot products (numpy's int64 matmul, no BLAS) times
+``2^-52``, ranks by a stable sort. ``literal=True`` / ``literal_float32=True`` run the
+authors' arithmetic as is.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import math
 import random
 import re
 from pathlib import Path
@@ -28,8 +37,30 @@ def l2(x: np.ndarray) -> np.ndarray:
     return x / np.where(norms == 0, 1.0, norms)
 
 
+GRID = 2**26
+
+
+def grid_units(x: np.ndarray) -> np.ndarray:
+    """The protocol's gridded unit vectors as int64: ``rint(2^26 x / ||x||)`` with the
+    norm ``sqrt(fsum(x_i^2))``; zero vectors stay zero. Any leading shape, last axis =
+    the vector."""
+    flat = np.asarray(x, dtype=np.float64).reshape(-1, np.shape(x)[-1])
+    out = np.zeros(flat.shape, dtype=np.int64)
+    for i, row in enumerate(flat):
+        norm = math.sqrt(math.fsum(v * v for v in row.tolist()))
+        if norm > 0:
+            out[i] = np.rint(row / norm * GRID).astype(np.int64)
+    return out.reshape(np.shape(x))
+
+
+def grid_cos(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Exact cosines of gridded unit vectors (int64 ``grid_units``): integer dot
+    products (numpy's integer matmul: exact, no BLAS) times ``2^-52``, float64."""
+    return (a @ b.T).astype(np.float64) / float(GRID) ** 2
+
+
 def _align(src: np.ndarray, tgt: np.ndarray, offset: int = 0) -> float:
-    cost = 1.0 - np.maximum(src @ tgt.T, 0.0)
+    cost = 1.0 - np.maximum(grid_cos(src, tgt), 0.0)
     rows, cols = linear_sum_assignment(cost)
     return float(np.mean(cols[np.argsort(rows)] == np.arange(src.shape[0]) + offset))
 
@@ -37,8 +68,10 @@ def _align(src: np.ndarray, tgt: np.ndarray, offset: int = 0) -> float:
 def order_alignment(sequences: list[np.ndarray], labels: list[str]) -> dict[str, float]:
     """``acc_mean`` and ``distractor_acc_mean``: every same-label pair i < j
     (itertools.combinations), Hungarian on ``1 - max(cos, 0)``, distractor variants
-    replacing j's last/first item by i's and dropping it from i."""
-    emb = l2(np.array(sequences, dtype=float))
+    replacing j's last/first item by i's and dropping it from i (cosines: the gridded
+    rule; their float64 BLAS products differ from it in the last bits, which decide
+    near-tied items differently on different CPUs)."""
+    emb = grid_units(np.array(sequences, dtype=float))
     by_label: dict[str, list[int]] = {}
     for idx, label in enumerate(labels):
         by_label.setdefault(label, []).append(idx)
@@ -59,13 +92,14 @@ def order_alignment(sequences: list[np.ndarray], labels: list[str]) -> dict[str,
 def all_to_all_auc(vectors: np.ndarray, labels: list[str], literal_float32: bool = False) -> float:
     """Their all-to-all task: cosine of every pair i < j (upper triangle), same label =
     positive, ``roc_auc_score``. Their cosines are scikit-learn's on the float32 vectors,
-    whose last bits depend on the CPU's BLAS; by default the reference takes the same
-    cosines in float64 and rounds them once to float32 (the CPU-independent form
-    stylebench uses); ``literal_float32`` runs their arithmetic as is."""
+    whose last bits depend on the CPU's BLAS; by default the reference takes the gridded
+    cosines rounded once to float32 (the protocol's CPU-independent rule);
+    ``literal_float32`` runs their arithmetic as is."""
     if literal_float32:
         scores = cosine_similarity(vectors.astype(np.float32), vectors.astype(np.float32))
     else:
-        scores = cosine_similarity(vectors.astype(np.float64)).astype(np.float32)
+        units = grid_units(vectors)
+        scores = grid_cos(units, units).astype(np.float32)
     y = np.array(labels)
     same = y.reshape(-1, 1) == y.reshape(1, -1)
     upper = np.triu_indices(scores.shape[0], k=1)
@@ -75,15 +109,20 @@ def all_to_all_auc(vectors: np.ndarray, labels: list[str], literal_float32: bool
 def predefined_auc(
     left: np.ndarray, right: np.ndarray, labels: list[int], literal_float32: bool = False
 ) -> float:
-    """Their predefined-pairs task: the cosine of each pair, ``roc_auc_score`` (cosines
-    in float64 rounded to float32 unless ``literal_float32``, see all_to_all_auc)."""
-    dtype = np.float32 if literal_float32 else np.float64
-    scores = [
-        np.float32(
-            cosine_similarity(a.reshape(1, -1).astype(dtype), b.reshape(1, -1).astype(dtype))[0][0]
-        )
-        for a, b in zip(left, right, strict=True)
-    ]
+    """Their predefined-pairs task: the cosine of each pair, ``roc_auc_score`` (gridded
+    cosines rounded to float32 unless ``literal_float32``, see all_to_all_auc)."""
+    if literal_float32:
+        scores = [
+            np.float32(
+                cosine_similarity(
+                    a.reshape(1, -1).astype(np.float32), b.reshape(1, -1).astype(np.float32)
+                )[0][0]
+            )
+            for a, b in zip(left, right, strict=True)
+        ]
+    else:
+        lu, ru = grid_units(left), grid_units(right)
+        scores = [np.float32(grid_cos(a[None], b[None])[0, 0]) for a, b in zip(lu, ru, strict=True)]
     return float(roc_auc_score(np.array(labels), np.array(scores)))
 
 
@@ -96,23 +135,34 @@ def clustering(vectors: np.ndarray, labels: list[str], seed: int = 42) -> float:
 
 
 def retrieval(
-    queries: np.ndarray, targets: np.ndarray, query_labels: list[str], target_labels: list[str]
+    queries: np.ndarray,
+    targets: np.ndarray,
+    query_labels: list[str],
+    target_labels: list[str],
+    literal: bool = False,
 ) -> dict[str, float]:
     """Their retrieval task: keep labels on both sides, cosine distances, argsort, the
-    mean of 1/rank (and rank) over every match, recall@K = share of matches within K."""
+    mean of 1/rank (and rank) over every match, recall@K = share of matches within K.
+    Distances: float32 ``1 - cos`` of the gridded cosines, ranked by a stable argsort
+    (exact ties in target order); ``literal``: their ``pairwise_distances`` on the
+    vectors as given and ``np.argsort``'s default sort, both CPU-dependent."""
     q_lab, t_lab = np.array(query_labels), np.array(target_labels)
     common = np.intersect1d(q_lab, t_lab)
     keep_q, keep_t = np.isin(q_lab, common), np.isin(t_lab, common)
-    q, t = l2(queries)[keep_q], l2(targets)[keep_t]
     q_lab, t_lab = q_lab[keep_q], t_lab[keep_t]
-    dist = pairwise_distances(q, t, metric="cosine")
+    if literal:
+        dist = pairwise_distances(l2(queries)[keep_q], l2(targets)[keep_t], metric="cosine")
+    else:
+        cos = grid_cos(grid_units(queries[keep_q]), grid_units(targets[keep_t]))
+        dist = (1.0 - cos).astype(np.float32)
     ks = [1, 8, 16, 32, 64, 128]
     mrr = rank = 0.0
     recall = dict.fromkeys(ks, 0.0)
     for i in range(len(q_lab)):
-        ranks = np.where(q_lab[i] == t_lab[np.argsort(dist[i])])[0] + 1
-        mrr += np.mean(1.0 / ranks)
-        rank += np.mean(ranks)
+        order = np.argsort(dist[i]) if literal else np.argsort(dist[i], kind="stable")
+        ranks = np.where(q_lab[i] == t_lab[order])[0] + 1
+        mrr += math.fsum((1.0 / ranks).tolist()) / ranks.size  # fsum: no SIMD-order bits
+        rank += math.fsum(ranks.tolist()) / ranks.size
         for k in ks:
             within = np.where(ranks <= k)[0]
             if within.size:

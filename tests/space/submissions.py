@@ -21,18 +21,20 @@ BAD = {
 }
 
 
-def good_repository(root: Path) -> Path:
-    """``root/good``: a results repository of one real run (two tasks)."""
+def good_repository(
+    root: Path,
+    models: tuple[str, ...] = ("function-words",),
+    tasks: tuple[str, ...] = ("retrieval", "all_to_all_pairs"),
+) -> Path:
+    """``root/good``: a results repository of one real run of ``models`` on ``tasks``."""
     from dataset_scripts.build import build_dataset
     from dataset_scripts.registry import get_dataset
     from evaluators.results.repository import add_run
     from evaluators.run_service import RunConfig, run
 
     folder, _ = build_dataset(get_dataset("stylebench/demo"), None, root / "data" / "demo")
-    config = RunConfig(
-        tasks=("retrieval", "all_to_all_pairs"), out_dir=root / "run", progress=False
-    )
-    run(["function-words"], [str(folder)], config)
+    config = RunConfig(tasks=tasks, out_dir=root / "run", progress=False)
+    run(list(models), [str(folder)], config)
     repo = root / "good"
     add_run(root / "run", repo)
     return repo

@@ -219,6 +219,7 @@ def test_check_table_names_the_problem(table) -> None:
         check_table(twice, "t.parquet")
 
 
+@pytest.mark.slow
 def test_results_repository_table_reads(tmp_path: Path) -> None:
     """The real `results table` of a real repository reads and shows its model."""
     from stylebench_space.leaderboard_data import Leaderboard, read_table
@@ -235,6 +236,45 @@ def test_results_repository_table_reads(tmp_path: Path) -> None:
         assert list(shown["model"]) == ["function-words"] and shown["coverage"].iloc[0] == "1/1"
         mrr = frame[(frame["task"] == "retrieval") & frame["is_main"]]["value"].iloc[0]
         assert shown["retrieval"].iloc[0] == round(100 * mrr, 2)
+
+
+@pytest.mark.slow
+def test_pair_panel_runs_stylebench_compare(tmp_path: Path, monkeypatch) -> None:
+    """From a results-repository folder the model-vs-model panel is `stylebench compare`:
+    its differences are the two records' scores apart, its Holm p-values no smaller than
+    the raw ones; from a Parquet table it is the labelled paired scatter."""
+    from stylebench_space import leaderboard_data, leaderboard_tab
+
+    from evaluators.results.table import results_table
+    from tests.space.submissions import good_repository
+
+    monkeypatch.setenv("STYLEBENCH_SPACE_HOME", str(tmp_path / "home"))
+    repo = good_repository(
+        tmp_path, models=("function-words", "random"), tasks=("retrieval", "clustering")
+    )
+    table = results_table(repo)
+    main = table[table["is_main"]].set_index(["model", "task"])["value"]
+    for source, compared in ((repo, True), (None, False)):
+        if source is None:
+            table.to_parquet(tmp_path / "t.parquet", index=False)
+            source = tmp_path / "t.parquet"
+        monkeypatch.setattr(leaderboard_data, "_board", None)
+        leaderboard_data.get_leaderboard(source)
+        png, frame, note = leaderboard_tab.leaderboard_pair(
+            "(no benchmark)", "function-words", "random"
+        )
+        assert Path(png).stat().st_size > 5_000 and len(frame) == 2
+        for _, row in frame.iterrows():
+            a = main[("function-words", row["task"])]
+            b = main[("random", row["task"])]
+            assert row["function-words"] == round(100 * a, 2) and row["random"] == round(100 * b, 2)
+            if compared:
+                assert row["difference"] == pytest.approx(100 * (a - b), abs=0.011)
+                assert row["ci_low"] <= row["difference"] <= row["ci_high"]
+                assert row["outcome"] in ("win", "tie", "loss") and 0 <= row["p_holm"] <= 1
+        assert ("stylebench compare" in note and "Holm" in note) == compared
+        assert ("not a significance test" in note) == (not compared)
+    monkeypatch.setattr(leaderboard_data, "_board", None)
 
 
 def test_health_reports_a_table_that_does_not_load(tmp_path: Path, monkeypatch) -> None:

@@ -138,30 +138,33 @@ def test_leaderboard_in_the_browser(leaderboard_space, tmp_path: Path) -> None:
             detail = driver.find_element(By.ID, "lb-detail").text
             ARTIFACTS.mkdir(exist_ok=True)
             driver.save_screenshot(str(ARTIFACTS / "space_leaderboard.png"))
-            # the CSV, downloaded as a visitor does
-            link = WebDriverWait(driver, 30).until(
-                lambda drv: next(
-                    (
-                        a
-                        for a in drv.find_elements(By.CSS_SELECTOR, "#lb-csv a")
-                        if (a.get_attribute("href") or "").endswith(".csv")
-                    ),
-                    False,
-                )
-            )
+            # the CSV, downloaded as a visitor does, once the filtered table's file is there
+            want = expected(leaderboard_space["table"], "STEB(v1)", "by task type", True)
+            text = want.to_csv(index=False)
+
+            def current_link(drv):
+                for a in drv.find_elements(By.CSS_SELECTOR, "#lb-csv a"):
+                    href = a.get_attribute("href") or ""
+                    if href.endswith(".csv"):
+                        with urllib.request.urlopen(href, timeout=10) as response:
+                            if response.read().decode() == text:
+                                return a
+                return False
+
+            link = WebDriverWait(driver, 60).until(current_link)
             driver.execute_script("arguments[0].click();", link)
             deadline = time.monotonic() + 30
             files: list[Path] = []
             while time.monotonic() < deadline:
-                files = [p for p in downloads.glob("*.csv")]
+                files = list(downloads.glob("*.csv"))
                 if files and not list(downloads.glob("*.crdownload")):
                     break
                 time.sleep(0.3)
         finally:
             driver.quit()
     assert "operational" not in caption and "Filtered" in caption
-    want = expected(leaderboard_space["table"], "STEB(v1)", "by task type", True)
     assert files, "the CSV download did not arrive"
+    assert files[0].read_text() == text
     got = pd.read_csv(files[0])
     reread = pd.read_csv(pd.io.common.StringIO(want.to_csv(index=False)))
     pd.testing.assert_frame_equal(got, reread)

@@ -548,6 +548,9 @@ class Leaderboard:
     def __init__(self, frame: pd.DataFrame | None, source: str, error: str | None = None):
         self.source = source
         self.error = error
+        # the results repository the table was built from, when it was (its records carry
+        # the per-item data that `stylebench compare` needs)
+        self.repository: Path | None = None
         self.frame = frame if frame is not None else pd.DataFrame(columns=list(COLUMNS))
         self.benchmarks: dict[str, BenchmarkData] = {}
         self._views: dict[tuple[str, str], ViewTable] = {}
@@ -808,6 +811,8 @@ def get_leaderboard(source: str | Path | None = None, *, reload: bool = False) -
                 )
                 log.error("leaderboard table did not load: %s", error)
         _board = Leaderboard(frame, where, error)
+        if frame is not None and chosen is not None and Path(str(chosen)).is_dir():
+            _board.repository = Path(str(chosen))
         return _board
 
 

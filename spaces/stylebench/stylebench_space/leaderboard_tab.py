@@ -8,16 +8,19 @@ table on a switch); :func:`build` lays the tab out and names its API endpoints:
 ``api_name``              inputs -> outputs
 ========================  ==========================================================
 ``/leaderboard_table``    benchmark, view, open weights only, size, task types ->
-                          table, caption, CSV file
-``/leaderboard_plots``    the same -> score-vs-parameters PNG, per-column PNG
+                          table, caption
+``/leaderboard_files``    the same -> the table as CSV, score-vs-parameters PNG,
+                          per-column PNG (chained after each switch)
 ``/leaderboard_models``   benchmark -> view, task-type and model choices
 ``/leaderboard_drilldown`` benchmark, model -> per-dataset table, CSV file
 ``/leaderboard_pair``     benchmark, model A, model B -> paired scatter PNG, table, note
 ========================  ==========================================================
 
-The model-vs-model panel is a paired scatter of the two models' per-dataset main scores
-(labelled so): ``stylebench compare``'s paired tests need the per-item data of the result
-records, which the leaderboard table does not carry.
+The model-vs-model panel runs ``stylebench compare`` (:mod:`evaluators.compare`: paired
+tests per dataset, Holm-adjusted, and the benchmark-level difference with its bootstrap
+interval) when the table was built from a results-repository folder, whose records carry
+the per-item data; from a Parquet table it shows a paired scatter of the two models'
+per-dataset main scores, labelled as such.
 """
 
 from __future__ import annotations
@@ -79,15 +82,14 @@ def _user(function: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-@_user
-def leaderboard_table(
+def _answer(
     benchmark: str,
     view: str,
-    open_only: bool = False,
-    size: str = "any size",
-    task_types: Sequence[str] | None = None,
-) -> tuple[pd.DataFrame, str, str]:
-    """One view of one benchmark, filtered: the table, its caption and its CSV file."""
+    open_only: bool,
+    size: str | None,
+    task_types: Sequence[str] | None,
+) -> tuple[pd.DataFrame, str, tuple[Any, ...]]:
+    """The displayed frame, caption and memo key of a switch (remembered)."""
     lb = board()
     if task_types is not None and not list(task_types) and lb.task_types(benchmark):
         raise UserError("choose at least one task type")
@@ -102,16 +104,27 @@ def leaderboard_table(
     )
     with _answers_lock:
         if key in _answers:
-            return _answers[key]
+            return (*_answers[key], key)
     frame, caption = lb.table(benchmark, view, filters)
     frame = display_frame(frame)
-    csv = data.csv_file(frame, _home() / "csv", f"leaderboard-{benchmark}-{view}")
-    answer = (frame, caption, str(csv))
     with _answers_lock:
         if len(_answers) >= MAX_ANSWERS:
             _answers.pop(next(iter(_answers)))
-        _answers[key] = answer
-    return answer
+        _answers[key] = (frame, caption)
+    return frame, caption, key
+
+
+@_user
+def leaderboard_table(
+    benchmark: str,
+    view: str,
+    open_only: bool = False,
+    size: str = "any size",
+    task_types: Sequence[str] | None = None,
+) -> tuple[pd.DataFrame, str]:
+    """One view of one benchmark, filtered: the table and its caption."""
+    frame, caption, _ = _answer(benchmark, view, open_only, size, task_types)
+    return frame, caption
 
 
 def display_frame(frame: pd.DataFrame) -> pd.DataFrame:
@@ -129,23 +142,21 @@ def display_frame(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 @_user
-def leaderboard_plots(
+def leaderboard_files(
     benchmark: str,
     view: str,
     open_only: bool = False,
     size: str = "any size",
     task_types: Sequence[str] | None = None,
-) -> tuple[str | None, str | None]:
-    """Score against parameters and the view's columns for the best models, as PNGs."""
-    lb = board()
-    chosen = task_types if task_types is None or list(task_types) else None
-    frame, _ = lb.table(benchmark, view, _filters(open_only, size, chosen))
-    vt = lb.view_table(benchmark, view, chosen)
-    key = hashlib.sha1(
-        pd.util.hash_pandas_object(frame.astype(str), index=False).values.tobytes()
-    ).hexdigest()[:16]
-    folder = _home() / "plots" / key
+) -> tuple[str, str | None, str | None]:
+    """The table of a switch as CSV, and its plots as PNGs: score against parameters, and
+    the view's columns for the best models (written once per distinct switch)."""
+    frame, _, key = _answer(benchmark, view, open_only, size, task_types)
+    vt = board().view_table(benchmark, view, key[4] or None)
+    digest = hashlib.sha1(repr(key).encode()).hexdigest()[:16]
+    folder = _home() / "switches" / digest
     folder.mkdir(parents=True, exist_ok=True)
+    csv = data.csv_file(frame, _home() / "csv", f"leaderboard-{benchmark}-{view}")
     size_png = folder / "score_vs_parameters.png"
     columns_png = folder / "score_per_column.png"
     with _plot_lock:
@@ -154,6 +165,7 @@ def leaderboard_plots(
         if not columns_png.is_file():
             plot_columns(frame, vt.overall, vt.columns, columns_png, f"{benchmark}, {view}")
     return (
+        str(csv),
         str(size_png) if size_png.is_file() else None,
         str(columns_png) if columns_png.is_file() else None,
     )
@@ -238,7 +250,10 @@ def leaderboard_pair(benchmark: str, first: str, second: str) -> tuple[str, pd.D
         raise UserError("choose two models")
     if first == second:
         raise UserError("choose two different models")
-    frame = board().paired(benchmark, first, second)
+    lb = board()
+    if lb.repository is not None:
+        return _compare(lb, benchmark, first, second)
+    frame = lb.paired(benchmark, first, second)
     a, b = frame[first].to_numpy(dtype=float), frame[second].to_numpy(dtype=float)
     wins, losses = int((a > b).sum()), int((a < b).sum())
     note = (
@@ -248,6 +263,69 @@ def leaderboard_pair(benchmark: str, first: str, second: str) -> tuple[str, pd.D
         "the result records gives paired tests and intervals)."
     )
     key = hashlib.sha1(f"{benchmark}\0{first}\0{second}".encode()).hexdigest()[:16]
+    path = _home() / "plots" / f"pair-{key}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _plot_lock:
+        if not path.is_file():
+            plot_pair(frame, first, second, path)
+    return str(path), frame, note
+
+
+def _compare(
+    lb: data.Leaderboard, benchmark: str, first: str, second: str
+) -> tuple[str, pd.DataFrame, str]:
+    """``stylebench compare`` on the records of the results repository the table came
+    from: per-dataset paired tests (Holm-adjusted) and the benchmark-level difference."""
+    from evaluators.compare.benchmark import compare_records
+    from evaluators.compare.records import read_records
+    from evaluators.results.repository import slug
+
+    results = read_records([lb.repository])  # type: ignore[list-item]
+
+    def records(name: str) -> Any:
+        model = name.split("@", 1)[0]
+        for candidate in (model, slug(model)):
+            try:
+                return results.of(candidate)
+            except StylebenchError:
+                continue
+        raise UserError(f"model {name!r} has no result records in the results repository")
+
+    bench = data.declared(benchmark)
+    units = bench.units if bench is not None else None
+    comparison = compare_records(
+        records(first), records(second), first, second, units=units, benchmark=benchmark
+    )
+    frame = pd.DataFrame(
+        [
+            {
+                "dataset": d.dataset,
+                "task": d.task,
+                "metric": d.metric,
+                first: round(data.SCALE * d.score_a, data.DIGITS),
+                second: round(data.SCALE * d.score_b, data.DIGITS),
+                "difference": round(data.SCALE * d.difference, data.DIGITS),
+                "ci_low": round(data.SCALE * d.ci[0], data.DIGITS),
+                "ci_high": round(data.SCALE * d.ci[1], data.DIGITS),
+                "p_holm": d.p_holm,
+                "outcome": d.outcome,
+            }
+            for d in comparison.datasets
+        ]
+    )
+    tally = comparison.tally
+    summary = comparison.benchmark or {}
+    note = (
+        f"`stylebench compare`: {first} wins {tally['win']}, ties {tally['tie']}, loses "
+        f"{tally['loss']} of {len(frame)} (Holm-adjusted paired tests, alpha 0.05)."
+    )
+    if summary:
+        note += (
+            f" Across {summary.get('n_datasets')} dataset(s): difference "
+            f"{data.SCALE * summary['difference']:.2f} (95% CI "
+            f"{data.SCALE * summary['ci95'][0]:.2f} to {data.SCALE * summary['ci95'][1]:.2f})."
+        )
+    key = hashlib.sha1(f"compare\0{benchmark}\0{first}\0{second}".encode()).hexdigest()[:16]
     path = _home() / "plots" / f"pair-{key}.png"
     path.parent.mkdir(parents=True, exist_ok=True)
     with _plot_lock:
@@ -286,7 +364,7 @@ def build(
 ) -> tuple[Callable[..., Any], list[Any], list[Any]]:
     """The tab's components and events (inside a ``gr.Tab``); ``guard`` is the Space's
     error wrapper (one-line messages). Returns the page-load handler, its inputs and its
-    outputs (the benchmark's choices and the plots)."""
+    outputs (the benchmark's choices, the CSV and the plots)."""
     import gradio as gr
 
     lb = board()
@@ -328,14 +406,14 @@ def build(
         task_types = gr.CheckboxGroup(
             every_type, value=types, label="Task types", elem_id="lb-tasks", scale=3
         )
-    table0, caption0, csv0 = (
-        leaderboard_table(first, views[0], False, "any size", None) if views else (None, "", None)
+    table0, caption0 = (
+        leaderboard_table(first, views[0], False, "any size", None) if views else (None, "")
     )
     caption = gr.Markdown(caption0, elem_id="lb-caption")
     table = gr.Dataframe(
         value=table0, interactive=False, max_height=520, wrap=False, elem_id="lb-table"
     )
-    csv = gr.File(value=csv0, label="This table as CSV", interactive=False, elem_id="lb-csv")
+    csv = gr.File(label="This table as CSV", interactive=False, elem_id="lb-csv")
     with gr.Row():
         size_plot = gr.Image(
             type="filepath",
@@ -392,7 +470,7 @@ def build(
         pair_table = gr.Dataframe(interactive=False, max_height=300, elem_id="lb-pair-table")
 
     controls = [benchmark, view, open_only, size, task_types]
-    table_fn, plots_fn = guard(leaderboard_table), guard(leaderboard_plots)
+    table_fn, files_fn = guard(leaderboard_table), guard(leaderboard_files)
 
     @guard
     def on_benchmark(name: str) -> tuple[Any, ...]:
@@ -408,29 +486,29 @@ def build(
     @guard
     def on_load(*values: Any) -> tuple[Any, ...]:
         """The chosen benchmark's choices, and the plots of the table shown."""
-        return (*on_benchmark(values[0]), *leaderboard_plots(*values))
+        return (*on_benchmark(values[0]), *leaderboard_files(*values))
 
     benchmark.input(
         on_benchmark,
         inputs=benchmark,
         outputs=[view, task_types, model, model_a, model_b],
         api_name="leaderboard_models",
-    ).then(table_fn, inputs=controls, outputs=[table, caption, csv], api_name=False).then(
-        plots_fn, inputs=controls, outputs=[size_plot, column_plot], api_name=False
+    ).then(table_fn, inputs=controls, outputs=[table, caption], api_name=False).then(
+        files_fn, inputs=controls, outputs=[csv, size_plot, column_plot], api_name=False
     )
     first_event = True
     for control in (view, open_only, size, task_types):
         event = control.input(
             table_fn,
             inputs=controls,
-            outputs=[table, caption, csv],
+            outputs=[table, caption],
             api_name="leaderboard_table" if first_event else False,
         )
         event.then(
-            plots_fn,
+            files_fn,
             inputs=controls,
-            outputs=[size_plot, column_plot],
-            api_name="leaderboard_plots" if first_event else False,
+            outputs=[csv, size_plot, column_plot],
+            api_name="leaderboard_files" if first_event else False,
         )
         first_event = False
     drill.click(
@@ -445,5 +523,5 @@ def build(
         outputs=[pair_plot, pair_table, pair_note],
         api_name="leaderboard_pair",
     )
-    load_outputs = [view, task_types, model, model_a, model_b, size_plot, column_plot]
+    load_outputs = [view, task_types, model, model_a, model_b, csv, size_plot, column_plot]
     return on_load, controls, load_outputs
