@@ -276,6 +276,24 @@ def _dataset_id(ref: str, config: str, local: bool) -> tuple[str, str]:
     return (spec.hub_id if spec is not None else ref), ref
 
 
+def _refuse_empty_shards(folder: Path, config: str) -> None:
+    """A Parquet shard of ``folder/data/<config>/`` with no rows is a :class:`DataError`
+    naming it (``datasets`` fails on one with "ArrowInvalid: BatchSize must be greater
+    than 0")."""
+    import pyarrow.parquet as pq
+
+    for shard in sorted((folder / "data" / config).glob("*.parquet")):
+        try:
+            rows = pq.read_metadata(shard).num_rows
+        except Exception:  # an unreadable shard: datasets' own error names it
+            continue
+        if rows == 0:
+            raise DataError(
+                f"{shard}: a Parquet file with 0 rows; nothing to evaluate in config "
+                f"{config!r} (rebuild the dataset, or remove the empty file)"
+            )
+
+
 def load_table(ref: str, config: str, split: str | None = None) -> Table:
     """Load and validate one config of a dataset.
 
@@ -297,6 +315,7 @@ def load_table(ref: str, config: str, split: str | None = None) -> Table:
             if len(matches) == 1:
                 config = matches[0]
         schema = schemas.get(config)
+        _refuse_empty_shards(Path(ref), config)
     try:
         with quiet_datasets():
             # datasets 5.x keys the cache of a local folder by its name, not its content:

@@ -154,6 +154,11 @@ def validate_rows(schema_name: str, rows: Sequence[Mapping[str, Any]], source: s
             if isinstance(value, list | tuple) and len(value) == 0:
                 raise DataError(f"{_where(source, index)}: column {column!r} is an empty list")
             for item in values:
+                if item is None:
+                    raise DataError(
+                        f"{_where(source, index)}: column {column!r} is empty (null), "
+                        "expected a text"
+                    )
                 if not isinstance(item, str):
                     raise DataError(
                         f"{_where(source, index)}: column {column!r} holds "

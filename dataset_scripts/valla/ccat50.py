@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.core.spec import BuildResult, DatasetSpec
 from dataset_scripts.valla.common import VALLA_CITATION, author_files, find_folder, read_text
 from dataset_scripts.valla.splits import SEED, sorted_rows, stratified_split, with_av
@@ -25,14 +26,12 @@ def read_ccat50(raw: Path) -> dict[str, list[dict[str, str]]]:
     out = {}
     for part in ("C50train", "C50test"):
         folder = find_folder(raw, part)
-        out[part] = [
-            {
-                "id": f"{part}/{author}/{path.name}",
-                "text": read_text(path, universal_newlines=True),
-                "label": author,
-            }
-            for author, path in author_files(folder, "*.txt")
-        ]
+        out[part] = []
+        for author, path in author_files(folder, "*.txt"):
+            text = read_text(path, universal_newlines=True)
+            if not text.strip():
+                raise DataError(f"{path}: empty file (a CCAT50 article holds text)")
+            out[part].append({"id": f"{part}/{author}/{path.name}", "text": text, "label": author})
     train_authors = {r["label"] for r in out["C50train"]}
     test_authors = {r["label"] for r in out["C50test"]}
     if train_authors != test_authors:

@@ -266,6 +266,56 @@ def run_embedding(
     runner = runner_for(
         encoder, spec, RunConfig(cache_dir=space_home() / "embedding-cache", progress=False)
     )
+    try:
+        _run_plans(run, runner, plans, encoder_lock, report, started, max_seconds)
+    finally:
+        if runner.cache is not None:  # one SQLite connection per request: released now
+            runner.cache.close()
+    run.seconds = time.perf_counter() - started
+    if run.rows:
+        report(0.97, "drawing the chart")
+        charts = space_home() / "charts"
+        charts.mkdir(exist_ok=True)
+        run.chart = plot_scores(
+            [(encoder_choice, r[0], r[1], r[2], r[3]) for r in run.rows],
+            charts / f"scores-{uuid.uuid4().hex[:12]}.png",
+            title=f"{encoder_choice} on stylebench tasks",
+        )
+        prune_charts(charts, MAX_CHARTS)
+    elif not run.skipped:
+        raise UserError("nothing ran: no chosen dataset offers the chosen tasks")
+    report(1.0, "done")
+    return run
+
+
+MAX_CHARTS = 64  # newest chart files kept in the charts folder (Gradio copies what it shows)
+
+
+def prune_charts(folder: Path, keep: int = MAX_CHARTS) -> None:
+    """Delete all but the ``keep`` newest ``*.png`` files of ``folder``, so that the
+    folder stays bounded however many runs the Space serves (a chart is shown from
+    Gradio's own copy, made when the answer is sent)."""
+    entries = []
+    for path in folder.glob("*.png"):
+        try:
+            entries.append((path.stat().st_mtime, path))
+        except OSError:  # removed meanwhile by another request
+            continue
+    entries.sort(reverse=True)
+    for _, path in entries[keep:]:
+        path.unlink(missing_ok=True)
+
+
+def _run_plans(
+    run: EmbeddingRun,
+    runner: Any,
+    plans: list[tuple[str, Any]],
+    encoder_lock: threading.Lock,
+    report: ProgressFn,
+    started: float,
+    max_seconds: float,
+) -> None:
+    """Run each planned task in turn (until ``max_seconds``), adding rows to ``run``."""
     for index, (name, task_spec) in enumerate(plans):
         if time.perf_counter() - started > max_seconds:
             run.stopped_early = True
@@ -291,20 +341,6 @@ def run_embedding(
                     _count_note(result.counts),
                 ]
             )
-    run.seconds = time.perf_counter() - started
-    if run.rows:
-        report(0.97, "drawing the chart")
-        charts = space_home() / "charts"
-        charts.mkdir(exist_ok=True)
-        run.chart = plot_scores(
-            [(encoder_choice, r[0], r[1], r[2], r[3]) for r in run.rows],
-            charts / f"scores-{uuid.uuid4().hex[:12]}.png",
-            title=f"{encoder_choice} on stylebench tasks",
-        )
-    elif not run.skipped:
-        raise UserError("nothing ran: no chosen dataset offers the chosen tasks")
-    report(1.0, "done")
-    return run
 
 
 def leaderboard_views() -> list[str]:

@@ -1,0 +1,56 @@
+"""Issue 26, item 9 (the bounded parts, fast): the Space's charts folder stays bounded
+however many runs it serves, the chart a run returns is still there, and a run releases
+its embedding-cache connection. The memory measurement over 2,000 mixed requests is
+``tests/benchmarks/bench_space_memory.py``."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.space.server import SPACE_DIR
+
+if str(SPACE_DIR) not in sys.path:
+    sys.path.insert(0, str(SPACE_DIR))
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("STYLEBENCH_SPACE_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+def test_charts_folder_stays_bounded(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from stylebench_space import embedding
+
+    monkeypatch.setattr(embedding, "MAX_CHARTS", 2)
+    charts = []
+    for _ in range(4):
+        run = embedding.run_embedding("function-words", [embedding.DEMO_KEY], "", ["clustering"])
+        assert run.chart is not None and run.chart.is_file()  # the one just returned is kept
+        charts.append(run.chart)
+    assert len(list((home / "charts").glob("*.png"))) == 2
+    assert charts[-1].is_file() and not charts[0].exists()
+
+
+def test_a_run_releases_its_cache_connection(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from stylebench_space import embedding
+
+    from evaluators import cache
+
+    opened: list[cache.EmbeddingCache] = []
+    real_init = cache.EmbeddingCache.__init__
+
+    def remember(self, *args, **kwargs) -> None:
+        real_init(self, *args, **kwargs)
+        opened.append(self)
+
+    monkeypatch.setattr(cache.EmbeddingCache, "__init__", remember)
+    embedding.run_embedding("function-words", [embedding.DEMO_KEY], "", ["clustering"])
+    assert opened
+    for entry in opened:
+        with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+            entry._db.execute("SELECT 1")
