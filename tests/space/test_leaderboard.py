@@ -244,6 +244,7 @@ def test_pair_panel_runs_stylebench_compare(tmp_path: Path, monkeypatch) -> None
     its differences are the two records' scores apart, its Holm p-values no smaller than
     the raw ones; from a Parquet table it is the labelled paired scatter."""
     from stylebench_space import leaderboard_data, leaderboard_tab
+    from stylebench_space.safety import UserError
 
     from evaluators.results.table import results_table
     from tests.space.submissions import good_repository
@@ -274,6 +275,19 @@ def test_pair_panel_runs_stylebench_compare(tmp_path: Path, monkeypatch) -> None
                 assert row["outcome"] in ("win", "tie", "loss") and 0 <= row["p_holm"] <= 1
         assert ("stylebench compare" in note and "Holm" in note) == compared
         assert ("not a significance test" in note) == (not compared)
+        if compared:
+            ranks, note = leaderboard_tab.leaderboard_ranks(
+                "(no benchmark)", "by task type", False, "any size", None, 10
+            )
+            assert set(ranks["model"]) == {"function-words", "random"}
+            assert (ranks["rank_low"] <= ranks["rank"]).all()
+            assert (ranks["rank"] <= ranks["rank_high"]).all()
+            assert sorted(ranks["rank"]) == [1, 2] and "rank intervals" in note
+            leader = ranks.iloc[0]
+            assert leader["score"] == max(frame_score for frame_score in ranks["score"])
+        else:
+            with pytest.raises(UserError, match="need the result records"):
+                leaderboard_tab.leaderboard_ranks("(no benchmark)", "by task type")
     monkeypatch.setattr(leaderboard_data, "_board", None)
 
 

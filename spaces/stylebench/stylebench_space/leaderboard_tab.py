@@ -14,6 +14,8 @@ table on a switch); :func:`build` lays the tab out and names its API endpoints:
 ``/leaderboard_models``   benchmark -> view, task-type and model choices
 ``/leaderboard_drilldown`` benchmark, model -> per-dataset table, CSV file
 ``/leaderboard_pair``     benchmark, model A, model B -> paired scatter PNG, table, note
+``/leaderboard_ranks``    the switch, top -> rank intervals, note (results-repository
+                          source only)
 ========================  ==========================================================
 
 The model-vs-model panel runs ``stylebench compare`` (:mod:`evaluators.compare`: paired
@@ -39,6 +41,8 @@ from stylebench_space.safety import UserError
 
 _plot_lock = threading.Lock()  # pyplot (used by evaluators.report.plot_scores) is not thread-safe
 TOP_BARS = 8  # models in the per-column bar chart
+TOP_RANKED = 10  # models whose rank intervals the tab computes by default
+MAX_RANKED = 25
 MAX_ANSWERS = 512  # switches remembered (table, caption, CSV path): a repeated one is a lookup
 _answers: dict[tuple[Any, ...], tuple[pd.DataFrame, str, str]] = {}
 _answers_lock = threading.Lock()
@@ -277,20 +281,8 @@ def _compare(
     """``stylebench compare`` on the records of the results repository the table came
     from: per-dataset paired tests (Holm-adjusted) and the benchmark-level difference."""
     from evaluators.compare.benchmark import compare_records
-    from evaluators.compare.records import read_records
-    from evaluators.results.repository import slug
 
-    results = read_records([lb.repository])  # type: ignore[list-item]
-
-    def records(name: str) -> Any:
-        model = name.split("@", 1)[0]
-        for candidate in (model, slug(model)):
-            try:
-                return results.of(candidate)
-            except StylebenchError:
-                continue
-        raise UserError(f"model {name!r} has no result records in the results repository")
-
+    _, records = _repository_records(lb)
     bench = data.declared(benchmark)
     units = bench.units if bench is not None else None
     comparison = compare_records(
@@ -332,6 +324,79 @@ def _compare(
         if not path.is_file():
             plot_pair(frame, first, second, path)
     return str(path), frame, note
+
+
+def _repository_records(lb: data.Leaderboard) -> tuple[Any, Callable[[str], Any]]:
+    """The records of the board's results repository, and a lookup by display name."""
+    from evaluators.compare.records import read_records
+    from evaluators.results.repository import slug
+
+    results = read_records([lb.repository])  # type: ignore[list-item]
+
+    def records(name: str) -> Any:
+        model = name.split("@", 1)[0]
+        for candidate in (model, slug(model)):
+            try:
+                return results.of(candidate)
+            except StylebenchError:
+                continue
+        raise UserError(f"model {name!r} has no result records in the results repository")
+
+    return results, records
+
+
+@_user
+def leaderboard_ranks(
+    benchmark: str,
+    view: str,
+    open_only: bool = False,
+    size: str = "any size",
+    task_types: Sequence[str] | None = None,
+    top: float = TOP_RANKED,
+) -> tuple[pd.DataFrame, str]:
+    """95% rank intervals and the group tied with the leader (``stylebench compare``'s
+    joint bootstrap) of the ``top`` ranked models of a switch; needs the records of the
+    results repository the table came from."""
+    lb = board()
+    if lb.repository is None:
+        raise UserError(
+            "rank intervals need the result records (their per-item data): this Space reads "
+            "a table without them; run `stylebench compare --ranks` on the results repository"
+        )
+    from evaluators.compare.benchmark import rank_models
+
+    count = int(top or TOP_RANKED)
+    if not 2 <= count <= MAX_RANKED:
+        raise UserError(f"rank between 2 and {MAX_RANKED} models")
+    frame, _, key = _answer(benchmark, view, open_only, size, task_types)
+    overall = board().view_table(benchmark, view, key[4] or None).overall
+    ranked = frame.loc[frame["source"].eq("table") & pd.notna(frame.get(overall))]
+    names = list(ranked["model"].head(count))
+    if len(names) < 2:
+        raise UserError("fewer than two ranked models in this view")
+    _, records = _repository_records(lb)
+    bench = data.declared(benchmark)
+    intervals, info = rank_models(
+        {n: records(n) for n in names}, units=bench.units if bench is not None else None
+    )
+    out = pd.DataFrame(
+        [
+            {
+                "model": r.model,
+                "score": round(data.SCALE * r.score, data.DIGITS),
+                "rank": r.rank,
+                "rank_low": r.low,
+                "rank_high": r.high,
+                "tied_with_leader": r.tied_with_leader,
+            }
+            for r in intervals
+        ]
+    ).sort_values(["rank", "model"])
+    note = (
+        f"`stylebench compare`: 95% rank intervals of the {len(names)} best models of this "
+        f"view on the {info.get('n_datasets')} dataset(s) they share ({info.get('method', '')})."
+    )
+    return out.reset_index(drop=True), note
 
 
 def plot_pair(frame: pd.DataFrame, first: str, second: str, path: Path) -> Path:
@@ -468,6 +533,23 @@ def build(
             elem_id="lb-pair-plot",
         )
         pair_table = gr.Dataframe(interactive=False, max_height=300, elem_id="lb-pair-table")
+    with gr.Accordion("Rank intervals of the best models (stylebench compare)", open=False):
+        gr.Markdown(
+            "Computed on request from the result records of the results repository (their "
+            "per-item data), for the best models of the view and filters above."
+            + (
+                ""
+                if lb.repository is not None
+                else " This Space reads a table without records, so it cannot compute them."
+            )
+        )
+        with gr.Row():
+            top = gr.Number(
+                value=TOP_RANKED, precision=0, minimum=2, maximum=MAX_RANKED, label="Models"
+            )
+            rank_button = gr.Button("Rank intervals", elem_id="lb-ranks")
+        rank_note = gr.Markdown(elem_id="lb-ranks-note")
+        rank_table = gr.Dataframe(interactive=False, max_height=300, elem_id="lb-ranks-table")
 
     controls = [benchmark, view, open_only, size, task_types]
     table_fn, files_fn = guard(leaderboard_table), guard(leaderboard_files)
@@ -522,6 +604,14 @@ def build(
         inputs=[benchmark, model_a, model_b],
         outputs=[pair_plot, pair_table, pair_note],
         api_name="leaderboard_pair",
+    )
+    rank_button.click(
+        guard(leaderboard_ranks),
+        inputs=[*controls, top],
+        outputs=[rank_table, rank_note],
+        api_name="leaderboard_ranks",
+        concurrency_id="ranks",
+        concurrency_limit=1,
     )
     load_outputs = [view, task_types, model, model_a, model_b, csv, size_plot, column_plot]
     return on_load, controls, load_outputs
