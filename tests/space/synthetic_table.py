@@ -17,13 +17,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from evaluators.results.table import COLUMNS
+from evaluators.steb_scores.scores import TASK_METRIC
+
 MAIN = {
-    "clustering": "v_measure",
-    "all_to_all_pairs": "auc",
-    "predefined_pairs": "auc",
-    "order_alignment": "distractor_accuracy",
-    "retrieval": "mrr",
-    "probing": "accuracy",
+    **TASK_METRIC,
     "detection": "tpr_at_fpr",
     "aa": "macro_accuracy",
     "av": "auc",
@@ -103,25 +101,7 @@ def synthetic_table(
         record["benchmark_version"] = [o[1] for o in record["_owners"]]
         frames.append(record.drop(columns="_owners"))
     out = pd.concat(frames, ignore_index=True)
-    columns = [
-        "model",
-        "revision",
-        "benchmark",
-        "benchmark_version",
-        "dataset",
-        "task",
-        "metric",
-        "value",
-        "ci_low",
-        "ci_high",
-        "is_main",
-        "n_parameters",
-        "embedding_dim",
-        "max_tokens",
-        "open_weights",
-        "task_type",
-    ]
-    return out.loc[:, columns]
+    return out.loc[:, list(COLUMNS)]
 
 
 def write_table(path: Path, **kwargs) -> Path:

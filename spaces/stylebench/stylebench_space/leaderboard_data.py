@@ -49,28 +49,13 @@ import numpy as np
 import pandas as pd
 
 from dataset_scripts.core.errors import DataError, UnknownNameError
+from evaluators.results.table import COLUMNS as RESULTS_COLUMNS
 
 log = logging.getLogger("stylebench_space")
 
 ENV_TABLE = "STYLEBENCH_LEADERBOARD_TABLE"
-COLUMNS = (
-    "model",
-    "revision",
-    "benchmark",
-    "benchmark_version",
-    "dataset",
-    "task",
-    "metric",
-    "value",
-    "ci_low",
-    "ci_high",
-    "is_main",
-    "n_parameters",
-    "embedding_dim",
-    "max_tokens",
-    "open_weights",
-    "task_type",
-)
+# the contract: the columns `stylebench results table` writes (their one home)
+COLUMNS = RESULTS_COLUMNS
 TEXT_COLUMNS = ("model", "dataset", "task", "metric", "task_type")
 KEY = ("model", "revision", "benchmark", "dataset", "task", "metric")
 Z95 = 1.959963984540054  # the two-sided 95% normal quantile
