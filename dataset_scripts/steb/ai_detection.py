@@ -10,9 +10,7 @@ source order, n = clamp(smallest class, 25, 200); smaller classes are dropped).
 
 from __future__ import annotations
 
-import csv
 import gzip
-import io
 import json
 import re
 from collections import Counter
@@ -22,7 +20,7 @@ from typing import Any
 
 from dataset_scripts.core.errors import DataError
 from dataset_scripts.core.spec import Builder, BuildResult, DatasetSpec
-from dataset_scripts.raw_io import iter_jsonl
+from dataset_scripts.raw_io import iter_jsonl, read_csv
 from dataset_scripts.steb.catalog import CLUSTERING, SampleCount, steb_dataset
 from dataset_scripts.steb.pan_sources import PAN_DATA_URL, PAN_LICENSE, PAN_SC_CITATIONS
 from dataset_scripts.steb.sampling import cap_per_class
@@ -255,10 +253,9 @@ def _mage_records(raw: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     if not files:
         raise DataError(f"{raw}: no csv/jsonl/parquet file (expected a yaful/MAGE export)")
     for path in tests or files:
-        if path.suffix == ".csv":
-            with path.open(encoding="utf-8", newline="") as handle:
-                for line_no, row in enumerate(csv.DictReader(handle), start=2):
-                    yield f"{path} line {line_no}", row
+        if path.suffix == ".csv":  # the project's strict CSV reader (raw_io.read_csv)
+            for line_no, row in read_csv(path):
+                yield f"{path} line {line_no}", row
         elif path.suffix == ".jsonl":
             for line_no, row in iter_jsonl(path):
                 yield f"{path} line {line_no}", row
@@ -327,7 +324,6 @@ def gede_rows(raw: Path, dropped: Counter[str]) -> Rows:
         raise DataError(f"{raw}: no info.json (expected GEDE datasets/<corpus>/<model>/<run>/)")
     human = _Labelled("gede-human", dropped)
     machine = _Labelled("gede", dropped)
-    csv.field_size_limit(1 << 30)
     for info_path in infos:
         candidates = [info_path.with_name(n) for n in ("data.csv", "data.csv.gz")]
         data_path = next((p for p in candidates if p.exists()), None)
@@ -338,11 +334,7 @@ def gede_rows(raw: Path, dropped: Counter[str]) -> Rows:
         model = normalise_model(str(info.get("info", {}).get("model", "")))
         if not model:
             raise DataError(f"{info_path}: no info.model")
-        reader = csv.DictReader(io.StringIO(_open_text(data_path)), delimiter=";")
-        missing = [c for c in ("human", "llm") if c not in (reader.fieldnames or [])]
-        if missing:
-            raise DataError(f"{data_path}: missing column(s) {missing}")
-        for line_no, row in enumerate(reader, start=2):
+        for line_no, row in read_csv(data_path, ("human", "llm"), delimiter=";"):
             where = f"{data_path} line {line_no}"
             human.add(row["human"], "human", where)
             machine.add(row["llm"], model, where)

@@ -14,13 +14,13 @@ RFC 4180 quoting, header ``id,source,level_1,level_2,level_3,level_4,level_5`` w
 
 from __future__ import annotations
 
-import csv
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
 from dataset_scripts.core.spec import BuildResult
+from dataset_scripts.raw_io import read_csv
 from dataset_scripts.steb.catalog import ORDER, SampleCount, steb_dataset
 from dataset_scripts.steb.sampling import cap_per_class
 
@@ -50,40 +50,32 @@ def build_rows(raw: Path) -> tuple[list[dict[str, Any]], Counter[str]]:
     dropped: Counter[str] = Counter()
     rows: list[dict[str, Any]] = []
     seen: set[str] = set()
-    csv.field_size_limit(1 << 24)
-    with path.open(encoding="utf-8", newline="") as handle:
-        reader = csv.DictReader(handle)
-        missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
-        if missing:
-            raise DataError(f"{path} line 1: missing column(s) {', '.join(map(repr, missing))}")
-        for row in reader:
-            where = f"{path} line {reader.line_num}"
-            if None in row or any(row[c] is None for c in COLUMNS):
-                raise DataError(f"{where}: expected {len(COLUMNS)} fields ({', '.join(COLUMNS)})")
-            source = row["source"].strip()
-            if source not in SOURCES:
-                raise DataError(
-                    f"{where}: column 'source' is {source!r}, expected one of {SOURCES}"
-                )
-            row_id = row["id"].strip()
-            if not row_id or row_id in seen:
-                raise DataError(f"{where}: column 'id' is empty or repeats {row_id!r}")
-            seen.add(row_id)
-            texts = [row[level].strip() for level in reversed(LEVELS)]
-            if not all(texts):
-                dropped[f"{source} utterance with an empty level"] += 1
-                continue
-            if len(set(texts)) < len(texts):
-                dropped[f"{source} utterance with the same text at two levels"] += 1
-                continue
-            rows.append(
-                {
-                    "id": f"{source}-{row_id}",
-                    "group": source,
-                    "texts": texts,
-                    "styles": list(STYLES),
-                }
-            )
+    # the project's strict CSV reader: missing columns, ragged rows and unbalanced quotes
+    # are errors naming file and line
+    for line_no, row in read_csv(path, COLUMNS):
+        where = f"{path} line {line_no}"
+        source = row["source"].strip()
+        if source not in SOURCES:
+            raise DataError(f"{where}: column 'source' is {source!r}, expected one of {SOURCES}")
+        row_id = row["id"].strip()
+        if not row_id or row_id in seen:
+            raise DataError(f"{where}: column 'id' is empty or repeats {row_id!r}")
+        seen.add(row_id)
+        texts = [row[level].strip() for level in reversed(LEVELS)]
+        if not all(texts):
+            dropped[f"{source} utterance with an empty level"] += 1
+            continue
+        if len(set(texts)) < len(texts):
+            dropped[f"{source} utterance with the same text at two levels"] += 1
+            continue
+        rows.append(
+            {
+                "id": f"{source}-{row_id}",
+                "group": source,
+                "texts": texts,
+                "styles": list(STYLES),
+            }
+        )
     return rows, dropped
 
 
