@@ -36,9 +36,7 @@ counted (``empty <regime> text``). Quality flags (Sec. 4.6) are kept, never drop
 
 from __future__ import annotations
 
-import csv
 import gzip
-import io
 import json
 from collections import Counter
 from pathlib import Path
@@ -55,6 +53,7 @@ from dataset_scripts.arb.quality import (
 from dataset_scripts.core.arb_schema import CONTENT_ORIGIN, REGIMES, SURFACE
 from dataset_scripts.core.errors import DataError
 from dataset_scripts.core.spec import BuildResult, DatasetSpec
+from dataset_scripts.raw_io import csv_records
 
 HUB_ID = "arb/quartets"
 RAIDAR_PROMPT = "Rewrite this for me"
@@ -210,20 +209,18 @@ def _read_gede(path: Path) -> dict[str, tuple[str, str, str]]:
     """{row key: (question, human, llm)} of one GEDE ``data.csv.gz``."""
     if not path.is_file():
         raise FileNotFoundError(f"{path} not found (expected the GEDE layout)")
-    with gzip.open(path, "rt", encoding="utf-8", newline="") as f:
-        reader = csv.reader(io.StringIO(f.read()), delimiter=";")
-        header = next(reader, None)
-        if header is None or header[1:] != ["question", "human", "llm"]:
-            raise DataError(
-                f"{path}: line 1: header {header!r}, expected ['', question, human, llm]"
-            )
-        out: dict[str, tuple[str, str, str]] = {}
-        for line, rec in enumerate(reader, start=2):
-            if len(rec) != 4:
-                raise DataError(f"{path}: record at line {line}: {len(rec)} fields, expected 4")
-            if rec[0] in out:
-                raise DataError(f"{path}: record at line {line}: duplicate key {rec[0]!r}")
-            out[rec[0]] = (rec[1], rec[2], rec[3])
+    records = csv_records(path, delimiter=";")  # the project's strict CSV reader
+    first = next(records, None)
+    header = first[1] if first is not None else None
+    if header is None or header[1:] != ["question", "human", "llm"]:
+        raise DataError(f"{path}: line 1: header {header!r}, expected ['', question, human, llm]")
+    out: dict[str, tuple[str, str, str]] = {}
+    for line, rec in records:
+        if len(rec) != 4:
+            raise DataError(f"{path}: record at line {line}: {len(rec)} fields, expected 4")
+        if rec[0] in out:
+            raise DataError(f"{path}: record at line {line}: duplicate key {rec[0]!r}")
+        out[rec[0]] = (rec[1], rec[2], rec[3])
     return out
 
 
