@@ -44,7 +44,6 @@ STEB's four sets hold 27,584 / 39,111 / 16,447 / 9,253 records after binning and
 
 from __future__ import annotations
 
-import csv
 import html
 import random
 import re
@@ -57,7 +56,7 @@ from xml.etree import ElementTree
 from dataset_scripts.core.errors import DataError, StylebenchError
 from dataset_scripts.core.probing_columns import TOTAL_CAP, probing_columns, shuffle_order
 from dataset_scripts.core.spec import Builder, BuildResult
-from dataset_scripts.raw_io import iter_jsonl
+from dataset_scripts.raw_io import csv_header, iter_jsonl
 from dataset_scripts.steb.blog import BLOG_CITATION, BLOG_LICENSE
 from dataset_scripts.steb.catalog import probing_counts, steb_dataset
 from dataset_scripts.steb.labelled import open_text, read_delimited, require
@@ -256,8 +255,7 @@ def read_reddit(path: Path, dropped: Counter[str]) -> Iterator[tuple[str, str]]:
         file = candidates[0]
     require(file, "https://huggingface.co/datasets/AnnaWegmann/StyleEmbeddingData", "CSV/TSV")
     delimiter = "\t" if file.suffix == ".tsv" else ","
-    with open_text(file) as handle:
-        header = next(csv.reader(handle, delimiter=delimiter), [])
+    header = csv_header(file, delimiter=delimiter)
     columns = [c for c in REDDIT_COLUMNS if c in header] or ["text"]
     seen: set[str] = set()
     for line, row in read_delimited(file, columns, delimiter=delimiter):
