@@ -10,6 +10,7 @@ that supersedes it, and looked up by name (:func:`get_benchmark`).
 | ``STEB-application(v1)`` | ``application`` | the application clusters (Table 4) | the six |
 | ``STEB-multilingual(v1)`` | ``multilingual`` | the 17 non-English sets (Table 5) | predefined pairs, retrieval |
 | ``STEB-lite(v1)`` | ``lite`` | per task type, the two smallest English datasets of at most 2,000 texts (Table 15 counts) | the six |
+| ``STEB-nano(v1)`` | ``nano`` | eight STEB datasets covering five task types (no probing), each a seeded sub-sample (``NANO_DATASETS``, ids ``steb-nano/<name>``; :mod:`evaluators.nano`) | the six but probing |
 | ``ARB(v1)`` | ``arb`` | ``arb/quartets`` | detection under rewriting |
 | ``Valla(v1)`` | ``valla`` | the Valla datasets | attribution (aa), verification (av) |
 | ``StyleDisc(v1)`` | ``styledisc``, ``style-discrimination`` | the style-discrimination domains | style discrimination |
@@ -46,6 +47,28 @@ STEB_TASKS = (
 )
 LITE_PER_TASK = 2
 LITE_MAX_TEXTS = 2000
+
+#: STEB-nano(v1), a benchmark small enough to run every few hundred training steps: each
+#: (STEB dataset, cap) becomes ``steb-nano/<name>``, the built dataset sub-sampled with
+#: seed ``NANO_SEED`` (:mod:`evaluators.nano`): at most ``cap`` rows per class (label, or
+#: group of sequences), ``cap`` authors (retrieval, all their rows) or ``cap`` rows (probing)
+NANO_PREFIX = "steb-nano/"
+NANO_SEED = 42
+NANO_DATASETS: tuple[tuple[str, int], ...] = (
+    ("steb/pastel_gender", 60),  # clustering, all-to-all pairs
+    ("steb/stackexchange_politeness", 40),
+    ("steb/sms_spam", 60),
+    ("steb/pan23_style_change_hard", 60),  # predefined pairs
+    ("steb/pan14_authorship_verification_corpus1_english_essays_test", 4),
+    ("steb/STEL_feature", 30),  # order alignment
+    ("steb/parallel_shakespeare", 60),
+    ("steb/pan18_cross_domain_authorship_attribution_english", 6),  # retrieval
+)  # no probing set: none builds cheaply from ../shared/corpora (see evaluators/nano.py)
+
+
+def nano_id(source: str) -> str:
+    """The STEB-nano id of a STEB dataset: ``steb/sms_spam`` -> ``steb-nano/sms_spam``."""
+    return NANO_PREFIX + source.split("/", 1)[-1]
 
 
 @dataclass(frozen=True)
@@ -131,7 +154,9 @@ def _specs() -> dict:
 
 def _served(ids: Iterable[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
     specs = _specs()
-    return tuple((i, tuple(specs[i].task_types) if i in specs else ()) for i in sorted(ids))
+    sources = {nano_id(source): source for source, _ in NANO_DATASETS}  # nano: its source's
+    served = {i: specs.get(i) or specs.get(sources.get(i, "")) for i in ids}
+    return tuple((i, tuple(s.task_types) if s else ()) for i, s in sorted(served.items()))
 
 
 def _steb_sets() -> dict[str, set[str]]:
@@ -268,6 +293,19 @@ DECLARATIONS: tuple[_Declaration, ...] = (
         _steb_models,
         f"A fast preset: per task type, the {LITE_PER_TASK} smallest English STEB datasets "
         f"of at most {LITE_MAX_TEXTS:,} texts (Table 15 counts).",
+    ),
+    _Declaration(
+        "STEB-nano",
+        "v1",
+        ("nano",),
+        tuple(t for t in STEB_TASKS if t != "probing"),
+        lambda: {nano_id(source) for source, _ in NANO_DATASETS},
+        _steb_models,
+        f"A nano preset for checks during training: {len(NANO_DATASETS)} STEB datasets "
+        "covering five of the six task types (no probing), each sub-sampled with seed 42 "
+        "(evaluators.nano); "
+        "about 50 s for MiniLM on 2 CPU cores. Rank agreement with STEB over the datasets "
+        "built here: see evaluators/nano.py.",
     ),
     _Declaration(
         "ARB",

@@ -1,0 +1,161 @@
+"""STEB-nano: the datasets of ``STEB-nano(v1)`` (:data:`evaluators.benchmarks.NANO_DATASETS`)
+derived from the full STEB builds by a seeded sub-sample, so that a model can be checked
+against every STEB task type every few hundred training steps
+(:class:`evaluators.training.StebEvaluator`).
+
+**The rule.** For each (STEB dataset, cap) of the declaration, the built table (its test
+split, as ``stylebench run`` reads it) keeps, with ``random.Random(NANO_SEED)`` drawn once
+per class in sorted class order:
+
+* ``labelled_texts``, ``text_pairs``: at most ``cap`` rows of each label;
+* ``style_sequences``: at most ``cap`` sequences of each group;
+* ``retrieval``: ``cap`` authors that have both a query and a target, with all their rows;
+* ``probing``: ``cap`` rows (each keeps its per-feature bins and splits).
+
+Kept rows stay in the built order, so the nano table is a function of the full build
+only. It is ``steb-nano/<name>`` (its own results, never mixed with the full dataset's),
+evaluated in memory by the training evaluator or written as Hub folders
+(:func:`write_nano`: ``<built root>/steb-nano__<name>``), which is what
+``stylebench run --benchmark nano --built-root <root>`` then runs, with the same numbers.
+
+**How it relates to STEB** (measured here, ``tests/benchmarks/bench_nano.py`` times it):
+see :data:`AGREEMENT`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from dataset_scripts.core.errors import DataError, StylebenchError
+from evaluators.benchmarks import NANO_DATASETS, NANO_SEED, nano_id
+from evaluators.data import DEFAULT_SPLIT, Table
+
+#: what was measured of STEB-nano against the STEB datasets built from ../shared/corpora
+AGREEMENT = "not measured yet"
+
+_CLASS_COLUMN = {"labelled_texts": "label", "text_pairs": "label", "style_sequences": "group"}
+
+
+def sample_rows(
+    rows: Sequence[Mapping[str, Any]], schema: str, cap: int, seed: int = NANO_SEED
+) -> list[dict[str, Any]]:
+    """The nano rows of one table (the rule of the module doc), in the table's order."""
+    if cap < 1:
+        raise DataError(f"a nano cap must be at least 1, got {cap}")
+    rng = random.Random(seed)
+    if schema == "probing":
+        keep = set(rng.sample(range(len(rows)), min(cap, len(rows))))
+    elif schema == "retrieval":
+        roles: dict[str, set[str]] = {}
+        for row in rows:
+            roles.setdefault(str(row["author"]), set()).add(str(row["role"]))
+        complete = sorted(a for a, r in roles.items() if {"query", "target"} <= r)
+        authors = set(rng.sample(complete, min(cap, len(complete))))
+        keep = {i for i, row in enumerate(rows) if str(row["author"]) in authors}
+    elif schema in _CLASS_COLUMN:
+        column = _CLASS_COLUMN[schema]
+        by_class: dict[str, list[int]] = {}
+        for i, row in enumerate(rows):
+            by_class.setdefault(str(row[column]), []).append(i)
+        keep = set()
+        for label in sorted(by_class):
+            members = by_class[label]
+            keep.update(rng.sample(members, min(cap, len(members))))
+    else:
+        raise DataError(f"no nano rule for schema {schema!r}")
+    return [dict(row) for i, row in enumerate(rows) if i in keep]
+
+
+def _fingerprint(rows: Sequence[Mapping[str, Any]]) -> str:
+    digest = hashlib.sha256()
+    for row in rows:
+        digest.update(json.dumps(row, sort_keys=True, default=str).encode())
+    return digest.hexdigest()[:16]
+
+
+def source_refs(built_root: Path) -> dict[str, str]:
+    """STEB dataset id -> the ref ``stylebench run`` loads it from under ``built_root``
+    (a built folder or ``<folder>:<config>``); StylebenchError naming the ones not built."""
+    from evaluators.steb_scores.benchmarks import resolve_benchmark
+
+    wanted = {source for source, _ in NANO_DATASETS}
+    from evaluators.benchmarks import get_benchmark
+
+    steb = get_benchmark("steb")
+    refs, missing = resolve_benchmark("steb", Path(built_root))
+    by_id = dict(zip(steb.datasets, refs, strict=True))
+    absent = sorted(s for s in wanted if by_id.get(s) in missing or s not in by_id)
+    if absent:
+        raise StylebenchError(
+            f"STEB-nano needs {len(absent)} STEB datasets not built under {built_root}: "
+            + ", ".join(absent)
+            + " (build them with `stylebench build <id>`; each reads ../shared/corpora)"
+        )
+    return {s: by_id[s] for s in wanted}
+
+
+def nano_tables(built_root: str | Path) -> dict[str, Table]:
+    """Every STEB-nano table, by ``steb-nano/<name>``, derived in memory from the full
+    builds under ``built_root`` (nothing is written)."""
+    from dataset_scripts.core.spec import folder_name
+    from evaluators.data import config_schemas, load_table
+
+    refs = source_refs(Path(built_root))
+    out: dict[str, Table] = {}
+    for source, cap in NANO_DATASETS:
+        ref = refs[source]
+        ((config, schema),) = config_schemas(ref).items()
+        full = load_table(ref, config)
+        rows = sample_rows(full.rows, schema, cap)
+        ident = nano_id(source)
+        out[ident] = Table(
+            ident, folder_name(ident), schema, DEFAULT_SPLIT, rows, _fingerprint(rows),
+            schema, ident, ident,
+        )  # fmt: skip
+    return out
+
+
+def write_nano(built_root: str | Path, out_root: str | Path | None = None) -> list[Path]:
+    """Write each STEB-nano table as a Hub folder ``<out_root>/steb-nano__<name>`` (default
+    ``out_root``: ``built_root``), with a card naming its source and the rule; the folders
+    ``stylebench run --benchmark nano --built-root <out_root>`` runs."""
+    from dataset_scripts.core.hub_folder import write_hub_folder
+    from dataset_scripts.core.spec import DatasetSpec, folder_name
+    from dataset_scripts.registry import all_datasets
+
+    specs = all_datasets()
+    caps = dict(NANO_DATASETS)
+    root = Path(out_root or built_root)
+    written = []
+    for ident, table in nano_tables(built_root).items():
+        source = next(s for s in caps if nano_id(s) == ident)
+        parent = specs[source]
+        spec = DatasetSpec(
+            hub_id=ident,
+            pretty_name=f"{parent.pretty_name} (STEB-nano)",
+            summary=(
+                f"STEB-nano(v1) sub-sample of `{source}`: {len(table.rows)} rows "
+                f"(cap {caps[source]}, seed {NANO_SEED}; rule in evaluators/nano.py)."
+            ),
+            builder=None,
+            license=parent.license,
+            source_url=parent.source_url,
+            citation=parent.citation,
+            raw_format=f"the built `{source}` ({table.kind})",
+            protocol=(
+                f"Rows of the full `{source}` build kept by the STEB-nano rule "
+                f"(evaluators.nano.sample_rows, cap {caps[source]}, seed {NANO_SEED})."
+            ),
+            language=parent.language,
+            task_types=parent.task_types,
+            run_command=f"stylebench run --benchmark nano --built-root {root}",
+        )
+        out = root / folder_name(ident)
+        write_hub_folder(spec, {table.kind: {DEFAULT_SPLIT: table.rows}}, out, {})
+        written.append(out)
+    return written
