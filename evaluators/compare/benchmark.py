@@ -411,6 +411,10 @@ def rank_models(
             aggregate.resample_groups,
             aggregate.description,
         )
+    if not aggregate_units(aggregate):
+        raise StylebenchError(
+            f"models {', '.join(names)} share no result that {aggregate.name!r} scores"
+        )
     points, banks = _banks(aggregate, paired, n_boot, seed)
     point = np.asarray(evaluate(aggregate, points)[aggregate.overall], dtype=np.float64)
     reps = aggregate_replicates(aggregate, banks, n_boot, seed, resample_datasets)

@@ -105,7 +105,7 @@ def units_of(record: ResultRecord, source: str | Path, metric: str | None = None
         point = float(arrays[metric].mean())
     elif metric not in record.metrics:
         raise DataError(f"{source}: result has no metric {metric!r}")
-    elif metric != record.main_score_name and kind != "assignment":
+    elif metric != record.main_score_name:
         raise DataError(
             f"{source}: per-unit data re-derive {record.main_score_name!r}, not {metric!r}"
         )
@@ -195,7 +195,7 @@ def paired_test(
         pl_a, pl_b = pair_level_variance(a), pair_level_variance(b)
         pair = 0.0
         if pl_a is None or pl_b is None:
-            method += " (pair-level term not recorded: left out)"
+            method += " (pair-level variance not recorded: not subtracted, conservative)"
         else:
             # the pair-level variance of the difference, var(V_A - V_B)/n_pos + var(U_A -
             # U_B)/n_neg: the per-pair placements are not stored, so the correlation of

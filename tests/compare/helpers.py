@@ -11,16 +11,10 @@ from evaluators.compare.units import Units, units_of
 from evaluators.metric_math import roc_auc, v_measure
 from evaluators.results.items import make_items
 from evaluators.results.record import DatasetInfo, ModelInfo, ResultRecord, write_record
+from evaluators.steb_scores.scores import TASK_METRIC
 from evaluators.tasks.pairs import all_pairs, all_pairs_influence_ci, delong_ci, text_auc_items
 
-MAIN = {
-    "clustering": "v_measure",
-    "all_to_all_pairs": "auc",
-    "predefined_pairs": "auc",
-    "order_alignment": "distractor_accuracy",
-    "retrieval": "mrr",
-    "probing": "accuracy",
-}
+MAIN = TASK_METRIC  # the main score of each task
 
 
 def record(
