@@ -88,7 +88,7 @@ def test_text_not_a_string_in_parquet(capsys: pytest.CaptureFixture[str], tmp_pa
     err = _cli_error(
         capsys, ["run", "--model", "function-words", "--dataset", str(folder), "--no-progress"]
     )
-    assert "row 1: column 'text' holds NoneType" in err
+    assert "row 1: column 'text' is empty (null)" in err  # issue 26: not "holds NoneType"
 
 
 def test_missing_dataset(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
