@@ -419,17 +419,18 @@ def list_encoders(_: ListFilters) -> Listing:
     return listing
 
 
-_PROGRESS_ENV = ("HF_HUB_DISABLE_PROGRESS_BARS", "HF_DATASETS_DISABLE_PROGRESS_BARS")
+_PROGRESS_ENV = ("HF_HUB_DISABLE_PROGRESS_BARS",)
 
 
 def silence_progress(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
     """``--no-progress``: also no model-loading or download bars (huggingface_hub,
     transformers, datasets), for the command's run only.
 
-    huggingface_hub's switch is turned off before the command imports transformers or
-    datasets (which take their default from it at import); the environment variables carry
-    it to worker processes the command starts (``--devices``). When the command ends, the
-    environment and every switch are as before (a second command in one process, a test).
+    huggingface_hub's switch is turned off before the command imports transformers (which
+    takes its default from it at import), datasets' by its own function, and
+    ``HF_HUB_DISABLE_PROGRESS_BARS`` carries it to worker processes the command starts
+    (``--devices``). When the command ends, the environment and every switch are as before
+    (a second command in one process, a test).
     """
     if not value:
         return value
@@ -446,12 +447,13 @@ def silence_progress(ctx: click.Context, param: click.Parameter, value: bool) ->
 
         transformers_was_on = transformers_logging.is_progress_bar_enabled()
     saved_env = {name: os.environ.get(name) for name in _PROGRESS_ENV}
-    datasets_was_on = hub_was_on and saved_env["HF_DATASETS_DISABLE_PROGRESS_BARS"] is None
-    if "datasets" in sys.modules:
-        import datasets
+    # datasets reads its own variable once, at import, and then refuses to switch bars
+    # back on: import it here (every command with bars loads data through it anyway)
+    # and switch its bars off and on by its functions, never by that variable
+    import datasets
 
-        datasets_was_on = datasets.is_progress_bar_enabled()
-        datasets.disable_progress_bars()
+    datasets_was_on = datasets.is_progress_bar_enabled()
+    datasets.disable_progress_bars()
     os.environ.update(dict.fromkeys(_PROGRESS_ENV, "1"))
     disable_progress_bars()
     if "transformers" in sys.modules:
@@ -469,9 +471,7 @@ def silence_progress(ctx: click.Context, param: click.Parameter, value: bool) ->
             from transformers.utils import logging as transformers_logging
 
             transformers_logging.enable_progress_bar()
-        if datasets_was_on and "datasets" in sys.modules:
-            import datasets
-
+        if datasets_was_on:
             datasets.enable_progress_bars()
 
     ctx.call_on_close(restore)
