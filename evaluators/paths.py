@@ -47,8 +47,8 @@ def cache_root() -> Path:
     """stylebench's own cache folder: ``$STYLEBENCH_CACHE``, else
     ``$XDG_CACHE_HOME/stylebench`` (``~/.cache/stylebench``)."""
     base = os.environ.get("STYLEBENCH_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "stylebench"
-    )
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "stylebench"
+    )  # an empty variable counts as unset, as the XDG spec says
     return Path(base)
 
 

@@ -10,7 +10,6 @@ folder is appended to ``nltk.data.path``.
 
 from __future__ import annotations
 
-import os
 import shutil
 import warnings
 from functools import lru_cache
@@ -93,10 +92,9 @@ def _debian_reader_class():
 
 
 def _cache_root() -> Path:
-    base = os.environ.get("STYLEBENCH_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "stylebench"
-    )
-    return Path(base) / "nltk_data"
+    from evaluators.paths import cache_root  # the one rule for stylebench's cache folder
+
+    return cache_root() / "nltk_data"
 
 
 @lru_cache(maxsize=1)
