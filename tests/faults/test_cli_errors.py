@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.faults.harness import fill, full_filesystem, read_only_folder, run_cli
+from tests.faults.harness import fill, full_filesystem, read_only_folder
 
 
 def _main(argv: list[str], capsys) -> tuple[int, str]:
@@ -120,16 +120,14 @@ def test_run_on_a_full_disk(tmp_path, built, capsys) -> None:
     assert "disk full" in err
 
 
-def test_metrics_install_with_a_read_only_hf_home(tmp_path) -> None:
+def test_metrics_install_with_a_read_only_hf_home(tmp_path, monkeypatch, capsys) -> None:
+    import evaluate.config
+
     home = tmp_path / "hf"
     home.mkdir()
-    env = {
-        "HF_HOME": str(home),
-        "HF_EVALUATE_CACHE": str(home / "evaluate"),
-        "HF_MODULES_CACHE": str(home / "modules"),
-        "HF_DATASETS_CACHE": str(home / "datasets"),
-    }
+    # what HF_HOME / HF_MODULES_CACHE set at evaluate's import would give
+    monkeypatch.setattr(evaluate.config, "HF_MODULES_CACHE", home / "modules")
     with read_only_folder(home):
-        done = run_cli(["metrics", "install", "v_measure"], env=env, timeout=300)
-    _one_error_line(done.returncode, done.stderr)
-    assert "read-only" in done.stderr or "permission denied" in done.stderr
+        code, err = _main(["metrics", "install", "v_measure"], capsys)
+    _one_error_line(code, err)
+    assert "read-only" in err or "permission denied" in err
