@@ -12,6 +12,7 @@ reference's PAN18 ranking; last bits of means)."""
 from __future__ import annotations
 
 import pickle
+import platform
 from pathlib import Path
 
 import pytest
@@ -55,7 +56,9 @@ def test_the_variants_ran_what_they_name(results: dict) -> None:
         for name, r in results.items()
         if name.startswith("OPENBLAS_CORETYPE=")
     }
-    assert len(kernels) >= 2 and all(len(k) == 1 for k in kernels.values())
+    if platform.machine().lower() in {"x86_64", "amd64"}:  # Prescott and Haswell at least
+        assert len(kernels) >= 2
+    assert all(len(k) == 1 for k in kernels.values())
     assert len({k.pop() for k in kernels.values()}) == len(kernels)  # distinct kernels
     assert {b["threads"] for b in results["OPENBLAS_NUM_THREADS=1"]["runtime"]["blas"]} == {1}
     if "NPY_DISABLE_CPU_FEATURES" in variants():

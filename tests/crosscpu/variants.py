@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -32,7 +33,8 @@ def variants() -> dict[str, dict[str, str | None]]:
 
     base: dict[str, str | None] = {"OPENBLAS_CORETYPE": None, "NPY_DISABLE_CPU_FEATURES": None}
     out = {"default": dict(base)}
-    for kernel, needs in KERNELS.items():
+    x86 = platform.machine().lower() in {"x86_64", "amd64", "i686", "x86"}
+    for kernel, needs in KERNELS.items() if x86 else ():  # x86 OpenBLAS kernel names
         if needs is None or __cpu_features__.get(needs):
             out[f"OPENBLAS_CORETYPE={kernel}"] = base | {"OPENBLAS_CORETYPE": kernel}
     out["OPENBLAS_NUM_THREADS=1"] = base | dict.fromkeys(THREAD_VARS, "1")

@@ -142,17 +142,18 @@ CASES: dict[str, tuple[str, str, str, int, dict, dict]] = {
 # tfidf-ngrams fitted on each dataset's own unique texts: AUROC for predefined and
 # all-to-all pairs, MRR for retrieval. The PAN sets (thousands of paragraphs, or long
 # documents) use word unigrams to stay within CI time (char n-grams take ~6x longer);
-# the four labelled sets of 400-600 short texts use char + regex-word n-grams.
+# the four labelled sets of 400-600 short texts use char + regex-word n-grams. Issue 25
+# (exact gridded cosines, float32) moved three of them by < 5e-8.
 GOLDEN: dict[str, float] = {
     "steb/pan23_style_change_easy": 0.9084058149815969,
-    "steb/pan23_style_change_medium": 0.6429430777836015,
+    "steb/pan23_style_change_medium": 0.642943036649542,
     "steb/pan23_style_change_hard": 0.48642626977130704,
     "steb/pan24_style_change_easy": 0.9315883030394071,
     "steb/pan15_authorship_verification_english_test": 0.5624,
     "steb/pan18_cross_domain_authorship_attribution_english": 0.26315845708843993,
     "steb/hate_speech_and_offensive_language": 0.5777372139168062,
-    "steb/hate_speech": 0.5277475210427136,
-    "steb/sms_spam": 0.6225506284547738,
+    "steb/hate_speech": 0.5277475197864322,
+    "steb/sms_spam": 0.622550630339196,
     "steb/blog_gender": 0.5876838847361809,
 }
 
