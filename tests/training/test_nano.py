@@ -198,4 +198,4 @@ def test_nano_run_equals_evaluator_and_pushes(nano_sources: Path, tmp_path: Path
     mine = sorted(
         metrics[f"steb_nano_{t}_{d.split('/')[-1]}"] for d, t in get_benchmark("nano").units
     )
-    assert values == pytest.approx(mine, abs=1e-4)  # the card rounds
+    assert values == pytest.approx([100 * m for m in mine], abs=1e-4)  # in %, 4 decimals
