@@ -210,6 +210,16 @@ def _steb_section(
         }
         lines += _table15_rows(member, built, f"`{config}` " if members else "")
     lines.append("")
+    if any(m.steb and m.steb.table15 for m in parts.values()):
+        lines += [
+            "Episodes: `stylebench run --episode-size k --per-class auto` resolves `auto` "
+            "from this build's rows, which are already capped per class (samples/class "
+            "above). The STEB authors resolve `auto` from the raw data, so with an episode "
+            "size above 1 it keeps fewer episodes here than theirs (Bible versions, "
+            "episodes of 4: 50 per class here, 200 theirs); their count cannot be formed "
+            "from this folder. Results record both in `details.sampling`.",
+            "",
+        ]
     return lines
 
 

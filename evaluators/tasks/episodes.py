@@ -34,6 +34,13 @@ from dataset_scripts.steb.sampling import MAX_PER_CLASS, MIN_PER_CLASS, per_clas
 
 ALL = -1  # episode size: every text of a class in one episode (retrieval)
 AUTO = "auto"
+AUTO_NOTE = (
+    "resolved from this table's rows; a built STEB folder is already capped per class "
+    "(the builders apply 'auto' with episode size 1), while the authors resolve 'auto' "
+    "from the raw data, so with episode size > 1 this keeps fewer episodes than theirs "
+    "(Bible versions, episodes of 4: 50 per class here, 200 theirs); their count cannot "
+    "be formed from a built folder"
+)
 
 PerClass = int | str | None
 
@@ -175,6 +182,8 @@ def form_episodes(labels: Sequence[Hashable], sampling: Sampling, what: str = "c
             "episode size -1 = every unit of a class in one episode"
         ),
     }
+    if sampling.per_class == AUTO and size != ALL:
+        record["per_class_auto"] = AUTO_NOTE
     return Episodes(out_labels, members, record)
 
 

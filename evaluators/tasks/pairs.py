@@ -48,7 +48,7 @@ from evaluators.tasks.base import (
     labelled_texts,
 )
 
-PARTIAL_AUC_FPRS = (0.01, 0.05, 0.1)
+PARTIAL_AUC_FPRS = (0.01, 0.05, 0.1, 0.2, 0.3, 0.5)  # STEB metrics.py: auc@0.01..0.50
 CI_MAX_PAIRS = 100_000  # all-to-all CI: pairs scored per replicate (stratified subsample)
 CI_CHUNK = 25  # all-to-all CI: replicates computed together (memory ~ chunk x pairs)
 

@@ -32,7 +32,7 @@ from evaluators.tasks.base import (
     mean_ci,
     unit_histogram,
 )
-from evaluators.tasks.episodes import Episodes, form_episodes
+from evaluators.tasks.episodes import ALL, Episodes, Sampling, form_episodes
 
 STEB_RECALL_KS = (1, 8, 16, 32, 64, 128)
 
@@ -46,17 +46,34 @@ class RetrievalEvaluator(TaskEvaluator):
     episodes = "k_or_all"
     class_column = "author"
 
+    def effective_sampling(self) -> Sampling:
+        """The sampling retrieval runs with: an episode size left unset (no per-class
+        count either) is the authors' retrieval default -1 (``TASK_DEFAULTS``: every
+        document of an (author, role) in one query or target; PAN18 English: 50 queries,
+        not 209); ``--episode-size 1`` keeps every row as built."""
+        if self.sampling.episode_size is None and self.sampling.per_class is None:
+            return Sampling(ALL)
+        return self.sampling
+
     def _episodes(self, table: Table) -> tuple[list[str], Episodes] | None:
         """Documents of every (role, author) in row order and their episodes, or None
-        (default: every row is one query or target)."""
-        if self.sampling.is_default:
+        (every row is one query or target: episode size 1)."""
+        sampling = self.effective_sampling()
+        if sampling.is_default:
             return None
         docs, keys = [], []
         for row in table.rows:
             for text in row["texts"]:
                 docs.append(text)
                 keys.append(f"{row['role']}:{row['author']}")
-        return docs, form_episodes(keys, self.sampling, "role:author side")
+        episodes = form_episodes(keys, sampling, "role:author side")
+        if sampling is not self.sampling:
+            episodes.record["episode_size_default"] = (
+                "-1: the STEB authors' retrieval default (TASK_DEFAULTS), every document of "
+                "an (author, role) pooled into one query or target; --episode-size 1 keeps "
+                "the rows as built"
+            )
+        return docs, episodes
 
     def texts(self, table: Table) -> list[str]:
         formed = self._episodes(table)

