@@ -83,28 +83,28 @@ PINNED_WITH = {
 TOLERANCE = {"tfidf-ngrams": 1e-9, "function-words": 1e-9, "stylometric": 1e-9, "minilm": 1e-3}
 GOLDEN = {
     "tfidf-ngrams": {
-        "clustering": 0.0006110325842135283,
+        "clustering": 0.00011293052920346887,  # issue 33: scikit-learn 1.7.1 k-means
         "all_to_all_pairs": 0.5865650249977581,
         "order_alignment": 0.0,
-        "retrieval": 0.4415995896464646,
+        "retrieval": 0.6041666666666666,  # issue 33: episode size -1 by default
     },
     "function-words": {
-        "clustering": 0.0004429367783179734,
+        "clustering": 0.003624623393418054,
         "all_to_all_pairs": 0.5031738233958838,
         "order_alignment": 0.0,
-        "retrieval": 0.2063026816933067,
+        "retrieval": 0.3928571428571428,
     },
     "stylometric": {
-        "clustering": 0.16012798676843826,
+        "clustering": 0.13640699073832901,
         "all_to_all_pairs": 0.5267036143759528,
         "order_alignment": 0.07443574237467368,
-        "retrieval": 0.3651615745365745,
+        "retrieval": 0.75,
     },
     "minilm": {
         "clustering": 0.000246277319606311,
         "all_to_all_pairs": 0.5108116876429244,
         "order_alignment": 0.0,
-        "retrieval": 0.25936927655677655,
+        "retrieval": 0.41041666666666665,
     },
 }
 DETERMINISTIC = ("tfidf-ngrams", "function-words", "stylometric")
