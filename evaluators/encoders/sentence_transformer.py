@@ -137,10 +137,15 @@ class SentenceTransformerEncoder(FastEncodeMixin, TokenizerMixin, BaseEncoder):
         ]
 
     def _prepare(self, texts: list[str]) -> dict[str, Any]:
-        return dict(self.model.preprocess(texts))
+        # the model's default prompt, as SentenceTransformer.encode applies it
+        name = getattr(self.model, "default_prompt_name", None)
+        prompt = (getattr(self.model, "prompts", None) or {}).get(name) if name else None
+        return dict(self.model.preprocess(texts, prompt=prompt))
 
     def _torch_forward(self, features: dict[str, Any]) -> Any:
-        return self.model(features)["sentence_embedding"]
+        vectors = self.model(features)["sentence_embedding"]
+        keep = getattr(self.model, "truncate_dim", None)  # as encode's truncate_dim
+        return vectors[..., :keep] if keep else vectors
 
     def encode(self, texts: list[str]) -> np.ndarray:
         self.model.eval()  # as SentenceTransformer.encode (a model in training, too)
