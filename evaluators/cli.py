@@ -176,6 +176,14 @@ def demo(out: Path, models: tuple[str, ...], no_progress: bool) -> None:
     help="Chunk-and-pool long texts (STEB App. G) or truncate them to the model's length.",
 )
 @click.option(
+    "--sentence-splitter",
+    type=click.Choice(["spacy", "regex"]),
+    default="spacy",
+    show_default=True,
+    help="Where chunk-and-pool cuts long texts: spaCy parser sentences (the STEB authors') "
+    "or the fast regex splitter.",
+)
+@click.option(
     "--fit-corpus",
     type=click.Path(exists=True, path_type=Path),
     default=None,
@@ -250,6 +258,7 @@ def run(
     seed: int,
     protocol: str,
     chunk: bool,
+    sentence_splitter: str,
     fit_corpus: Path | None,
     batch_size: int,
     device: str | None,
@@ -288,13 +297,14 @@ def run(
             f"{built_root} (build more with `stylebench build --all`)"
         )
         refs += local
+    chunking: bool | str = (sentence_splitter if sentence_splitter != "spacy" else True) and chunk
     config = run_service.RunConfig(
         seed=seed,
         protocol=protocol,
         sampling=sampling,
         submetrics=submetrics,
         tasks=task_types,
-        chunk=chunk,
+        chunk=chunking,
         batch_size=batch_size,
         device=device,
         devices=tuple(parse_devices(devices)) if devices else None,
@@ -320,7 +330,7 @@ def run(
         )
         by_model = run_on_ray(
             models, specs, address=ray_address, out_dir=out, cache_dir=config.cache_dir,
-            seed=seed, protocol=protocol, resume=resume, chunk=chunk, batch_size=batch_size,
+            seed=seed, protocol=protocol, resume=resume, chunk=chunking, batch_size=batch_size,
             device=device, fit_corpus=fit_corpus, num_cpus=ray_cpus, num_gpus=ray_gpus,
             progress=not no_progress, sampling=sampling, submetrics=submetrics,
         )  # fmt: skip

@@ -43,7 +43,7 @@ class RunConfig:
     sampling: Sampling = DEFAULT_SAMPLING
     submetrics: Mapping[str, Sequence[str]] = field(default_factory=dict)
     tasks: tuple[str, ...] | None = None
-    chunk: bool = False
+    chunk: bool | str = False  # True: spaCy sentence boundaries; "regex": the fast splitter
     batch_size: int | None = None
     device: str | None = None
     devices: tuple[str, ...] | None = None
