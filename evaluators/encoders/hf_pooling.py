@@ -338,7 +338,12 @@ class FastEncodeMixin:
             import torch
 
             runtime = f"torch {torch.__version__}"
-        return {"backend": self.backend, "precision": self.precision, "runtime": runtime}
+        info = {"backend": self.backend, "precision": self.precision, "runtime": runtime}
+        if self.precision == "int8":
+            from evaluators.encoders.backends import QUANTIZATION
+
+            info["quantization"] = QUANTIZATION
+        return info
 
     def forward_groups(self, texts: Sequence[str]) -> list[list[int]]:
         """The texts ``encode(texts)`` runs through the model together: the adapter's
