@@ -193,8 +193,13 @@ def test_onnx_and_openvino_match_torch_with_their_own_identity(
             k: v for k, v in info.items() if k not in {"backend", "precision", "runtime"}
         } == identity
         keys.add(identity_key(info))
-    assert len(keys) == 3
-    assert len(list(fresh_cache.glob("exports/*/model.onnx"))) == 1  # one export, both use it
+    int8 = get_encoder(f"hf:{tiny_bert}", batch_size=4, backend="onnx", precision="int8")
+    info = encoder_identity(int8)
+    assert info["precision"] == "int8" and info["quantization"] == backends.QUANTIZATION
+    assert backends.min_cosine(reference, int8.encode(TEXTS)) > 0.5  # close, not equal
+    keys.add(identity_key(info))
+    assert len(keys) == 4
+    assert len(list(fresh_cache.glob("exports/*/model.onnx"))) == 1  # one export, all use it
 
 
 @needs_torch
