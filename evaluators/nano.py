@@ -24,8 +24,6 @@ see :data:`AGREEMENT`.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -71,13 +69,6 @@ def sample_rows(
     return [dict(row) for i, row in enumerate(rows) if i in keep]
 
 
-def _fingerprint(rows: Sequence[Mapping[str, Any]]) -> str:
-    digest = hashlib.sha256()
-    for row in rows:
-        digest.update(json.dumps(row, sort_keys=True, default=str).encode())
-    return digest.hexdigest()[:16]
-
-
 def source_refs(built_root: Path) -> dict[str, str]:
     """STEB dataset id -> the ref ``stylebench run`` loads it from under ``built_root``
     (a built folder or ``<folder>:<config>``); StylebenchError naming the ones not built."""
@@ -103,6 +94,7 @@ def nano_tables(built_root: str | Path) -> dict[str, Table]:
     """Every STEB-nano table, by ``steb-nano/<name>``, derived in memory from the full
     builds under ``built_root`` (nothing is written)."""
     from dataset_scripts.core.spec import folder_name
+    from evaluators.api import _fingerprint  # the fingerprint of rows held in memory
     from evaluators.data import config_schemas, load_table
 
     refs = source_refs(Path(built_root))

@@ -26,7 +26,8 @@ score, <name>_<task>: mean over the task's datasets, <name>_score: the aggregate
 
 The model is embedded as ``stylebench run --model st:<saved folder>`` embeds it (the
 sentence-transformers pipeline, at most 512 tokens, batch 32, chunk-and-pool of long
-texts unless ``chunk=False``), so the numbers are those of that command on the same data.
+texts as ``stylebench run`` does: ``chunk=True`` the default sentence splitter,
+``"regex"`` the fast one, ``False`` truncation), so the numbers are those of that command on the same data.
 The metrics go into the model card data (as sentence-transformers' own evaluators do);
 nothing is written unless ``results_dir`` is given: then each call writes the result
 records (what ``stylebench run --out`` writes) under ``<results_dir>/step-<n>``, ready
@@ -116,7 +117,7 @@ class StebEvaluator(SentenceEvaluator):
         built_root: str | Path = "built",
         name: str | None = None,
         seed: int = 42,
-        chunk: bool = True,
+        chunk: bool | str = True,
         batch_size: int = 32,
         results_dir: str | Path | None = None,
         model_name: str | None = None,
@@ -214,10 +215,12 @@ class StebEvaluator(SentenceEvaluator):
         evaluator's chunking and batch size)."""
         name = self.model_name or self._model_name(model)
         encoder = TrainingModelEncoder(model, name=name, batch_size=self.batch_size)
-        if self.chunk and encoder.max_tokens:
+        if self.chunk and encoder.max_tokens:  # as get_encoder(..., chunk=) wraps it
             from evaluators.encoders.chunking import ChunkAndPool
 
-            return ChunkAndPool(encoder)
+            return ChunkAndPool(
+                encoder, **({"splitter": self.chunk} if isinstance(self.chunk, str) else {})
+            )
         return encoder
 
     @staticmethod
