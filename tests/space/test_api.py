@@ -46,7 +46,8 @@ def test_named_endpoints(client) -> None:
 # function-words on the demo suite, computed with evaluators.runner.Runner on the same built
 # folder (``stylebench demo`` gives the same numbers): the Space must not compute its own.
 # STEB's function-word list and retrieval over every match (issue 19), as the CLI runner gives
-GOLDEN_FUNCTION_WORDS = {("all_to_all_pairs", "auc"): 0.5032, ("retrieval", "mrr"): 0.2063}
+# retrieval: the authors' episode size -1 by default (issue 33)
+GOLDEN_FUNCTION_WORDS = {("all_to_all_pairs", "auc"): 0.5032, ("retrieval", "mrr"): 0.3929}
 
 
 def test_run_embedding(client) -> None:
