@@ -23,6 +23,7 @@ from evaluators.dataset_commands import (
     alias,
     build_command,
     list_command,
+    no_progress_option,
 )
 from evaluators.dataset_commands import console as _console
 
@@ -56,7 +57,8 @@ class _RootGroup(click.Group):
             elif name in SHORTCUTS:
                 shortcuts.append((name, SHORTCUTS[name]))
             else:
-                others.append((name, command.get_short_help_str(limit=formatter.width - 20)))
+                # the whole first sentence (write_dl wraps it), never cut with "..."
+                others.append((name, command.get_short_help_str(limit=500)))
         for title, rows in (
             ("Benchmark families (stylebench <family> <verb>)", families),
             ("Shortcuts (each is the family command named)", shortcuts),
@@ -93,7 +95,7 @@ def steb() -> None:
     multiple=True,
     help="Encoders to run (default: tfidf-ngrams, function-words, stylometric, minilm when installed).",
 )
-@click.option("--no-progress", is_flag=True, help="Hide progress bars.")
+@no_progress_option
 def demo(out: Path, models: tuple[str, ...], no_progress: bool) -> None:
     """Run the embedded demo benchmark (no download) and write results + a chart."""
     from evaluators.demo import DEMO_ALSO, run_demo
@@ -244,7 +246,7 @@ def demo(out: Path, models: tuple[str, ...], no_progress: bool) -> None:
     help="Also score each task on these classes (labels, style groups, authors), stored "
     "in details.submetrics.NAME; repeatable.",
 )
-@click.option("--no-progress", is_flag=True)
+@no_progress_option
 def run(
     models: tuple[str, ...],
     datasets: tuple[str, ...],

@@ -382,6 +382,7 @@ def test_benchmark_objects_keep_the_old_names() -> None:
         "application",
         "multilingual",
         "lite",
+        "nano",
     )
     steb = get_benchmark("steb")
     assert steb.key == "STEB(v1)" and steb is get_benchmark("STEB", "v1") is get_benchmark(
