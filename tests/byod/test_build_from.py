@@ -361,7 +361,9 @@ def test_real_corpus_folder_of_documents_by_author(corpora: Path, tmp_path: Path
         )
         assert q and t and not q & t, author
     mrr = _evaluate(report.folder, ["retrieval"])["retrieval"]
-    assert mrr == pytest.approx(0.2788, abs=5e-4)
+    # 0.2788 while a row's 8 passages were mean-pooled vectors; function words now count
+    # a row's passages joined by a space, as the STEB authors' embed_multiple (issue 33)
+    assert mrr == pytest.approx(0.2800, abs=5e-4)
 
 
 def test_suggested_commands_for_each_kind_of_path(formats, tmp_path: Path) -> None:
