@@ -224,14 +224,7 @@ def evaluate(
     An encoder that must be fitted (TF-IDF) and is not yet is fitted on the evaluated
     texts, as ``stylebench run`` does without ``--fit-corpus``.
     """
-    config = RunConfig(
-        seed=seed,
-        sampling=Sampling(episode_size, per_class),
-        submetrics=dict(submetrics or {}),
-        tasks=tuple(tasks) if tasks is not None else None,
-        cache_dir=Path(cache_dir) if cache_dir else None,
-        progress=progress,
-    )
+    config = _config(tasks, seed, cache_dir, progress, episode_size, per_class, submetrics)
     return [record.result for record in _run(encoder, dataset, config)]
 
 
@@ -251,7 +244,26 @@ def run(
     """As :func:`evaluate`, returning the typed result records
     (:class:`evaluators.results.record.ResultRecord`, what ``stylebench run`` writes; also
     written under ``out`` when given): the same records as the CLI for the same run."""
-    config = RunConfig(
+    config = _config(tasks, seed, cache_dir, progress, episode_size, per_class, submetrics, out)
+    model, name = load_encoder(encoder, config)
+    specs, tables = _plan(dataset, config)
+    prepare_encoder(model, specs, config, tables)
+    runner = runner_for(model, name, config)
+    return [runner.result_record(r) for r in runner.run(specs, tables=tables)]
+
+
+def _config(
+    tasks: Sequence[str] | None,
+    seed: int,
+    cache_dir: str | Path | None,
+    progress: bool,
+    episode_size: int | None,
+    per_class: int | str | None,
+    submetrics: dict[str, list[str]] | None,
+    out: str | Path | None = None,
+) -> RunConfig:
+    """The run service's configuration of an API call (:func:`evaluate`, :func:`run`)."""
+    return RunConfig(
         seed=seed,
         sampling=Sampling(episode_size, per_class),
         submetrics=dict(submetrics or {}),
@@ -260,11 +272,6 @@ def run(
         out_dir=Path(out) if out else None,
         progress=progress,
     )
-    model, name = load_encoder(encoder, config)
-    specs, tables = _plan(dataset, config)
-    prepare_encoder(model, specs, config, tables)
-    runner = runner_for(model, name, config)
-    return [runner.result_record(r) for r in runner.run(specs, tables=tables)]
 
 
 def _plan(
