@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import platform
-import re
 import time
 from collections import defaultdict
 from collections.abc import Sequence
@@ -29,6 +28,7 @@ from evaluators.encoders.base import (
     embed_episodes,
     encoder_identity,
 )
+from evaluators.results.ids import slug
 from evaluators.results.record import ResultRecord
 from evaluators.tasks import (
     DEFAULT_SEED,
@@ -83,10 +83,6 @@ class RunRecord:
     embedding: EmbeddingStats
     evaluation_seconds: float
     extra: dict[str, Any] = field(default_factory=dict)
-
-
-def slug(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "__", name).strip("_") or "model"
 
 
 def package_versions() -> dict[str, str]:

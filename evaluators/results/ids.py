@@ -7,6 +7,7 @@ The id grammar itself (``repo``, ``repo:config``, folders) is parsed in
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -15,6 +16,12 @@ from dataset_scripts.core.hub_folder import read_build_info
 from dataset_scripts.core.spec import hub_id_of_folder
 
 STEB_PREFIX = "steb/"
+
+
+def slug(name: str) -> str:
+    """The folder name of a model, dataset or revision id: every run of characters outside
+    ``[A-Za-z0-9._-]`` becomes ``__`` (run folders, the results repository)."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "__", name).strip("_") or "model"
 
 
 @cache

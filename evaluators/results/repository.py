@@ -8,7 +8,7 @@ Layout (as MTEB's results repository, one folder per model and revision)::
     results/<org>__<model>/<revision>/<dataset slug>/<task>.json
 
 * ``<org>__<model>`` is the model's public name with every run of characters outside
-  ``[A-Za-z0-9._-]`` as ``__`` (the run folders' rule, :func:`evaluators.runner.slug`);
+  ``[A-Za-z0-9._-]`` as ``__`` (the run folders' rule, :func:`evaluators.results.ids.slug`);
   ``<revision>`` is the model revision, or ``no_revision_available``;
 * ``<dataset slug>`` the same rule over the record's dataset id (``steb/pastel_age`` ->
   ``steb__pastel_age``), ``<task>.json`` one :class:`~evaluators.results.record.ResultRecord`
@@ -39,6 +39,7 @@ from typing import Any
 
 from dataset_scripts.core.dataset_ids import is_hub_repo_id
 from dataset_scripts.core.errors import DataError, StylebenchError
+from evaluators.results.ids import slug
 from evaluators.results.record import ResultRecord, load_record, write_record
 
 RESULTS_DIR = "results"
@@ -60,13 +61,6 @@ META_KEYS = (
 SETTINGS_KEYS = ("benchmark", "benchmark_version", "stylebench_version", "protocol", "seed")
 RUN_KEYS = ("protocol", "seed", "sampling", "submetrics")  # each record's ``run`` block
 SHARED_RUN_KEYS = ("protocol", "seed")  # the ones run_settings.json holds for all
-
-
-def slug(name: str) -> str:
-    """The folder name of a model or dataset id (the run folders' rule)."""
-    from evaluators.runner import slug as run_slug
-
-    return run_slug(name)
 
 
 def revision_folder(revision: str | None) -> str:
