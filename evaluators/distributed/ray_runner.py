@@ -136,10 +136,60 @@ def connect(address: str) -> Any:
 JOIN_SECONDS = 20.0  # how long a driver waits for the cluster's port to accept it
 
 
+# the HTTP/2 client preface and an empty SETTINGS frame (RFC 9113 3.4, 6.5): a Ray head's
+# GCS port is a gRPC server, which answers them with its own SETTINGS frame at once
+_H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
+_H2_SETTINGS = 0x04
+
+
+def speaks_grpc(sock: Any, seconds: float) -> str | None:
+    """None when the peer of the connected ``sock`` answers the HTTP/2 preface with a
+    SETTINGS frame within ``seconds`` (as a Ray head's GCS port does), else why not: it
+    sent nothing, closed the connection, or answered with something else (an HTTP/1
+    server, say)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    data = b""
+    try:
+        sock.sendall(_H2_PREFACE)
+        while len(data) < 9:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            sock.settimeout(left)
+            chunk = sock.recv(9 - len(data))
+            if not chunk:
+                break
+            data += chunk
+    except TimeoutError:
+        if not data:
+            return f"the port accepted a connection but answered nothing within {seconds:g} s"
+    except ConnectionError:  # reset or broken pipe: closed with our bytes unread
+        data = b""
+    except OSError as error:
+        return f"the connection failed while checking for Ray ({error.strerror or error})"
+    if (
+        len(data) == 9
+        and data[3] == _H2_SETTINGS
+        and int.from_bytes(data[5:9], "big") & 0x7FFFFFFF == 0
+    ):
+        return None
+    if not data:
+        return "the port closed the connection without answering"
+    return f"the port answered {data!r}, not HTTP/2 as a Ray head's GCS port does"
+
+
+def _tls_on() -> bool:
+    return os.environ.get("RAY_USE_TLS", "0").strip().lower() in ("1", "true", "yes")
+
+
 def check_reachable(address: str, seconds: float | None = None) -> None:
     """For a ``host:port`` address, wait up to ``seconds`` (:data:`JOIN_SECONDS`) for the
-    port to accept a TCP connection (a head node may still be starting), then stop with
-    an error naming the address: ``ray.init`` on an unreachable address rewrites it and
+    port to accept a TCP connection (a head node may still be starting) and to answer as
+    a Ray head's GCS port does (an HTTP/2 SETTINGS frame, :func:`speaks_grpc`; skipped
+    under ``RAY_USE_TLS``), then stop with an error naming the address: ``ray.init`` on
+    an unreachable address, or on a port that is open but is not Ray, rewrites it and
     retries forever. ``auto``, ``local`` and ``ray://`` addresses are left to Ray."""
     import socket
     import time
@@ -159,10 +209,22 @@ def check_reachable(address: str, seconds: float | None = None) -> None:
     while True:
         left = deadline - time.monotonic()
         try:
-            with socket.create_connection((host, int(port_text)), timeout=max(0.1, min(5, left))):
-                return
+            with socket.create_connection(
+                (host, int(port_text)), timeout=max(0.1, min(5, left))
+            ) as sock:
+                problem = (
+                    None if _tls_on() else speaks_grpc(sock, max(2.0, deadline - time.monotonic()))
+                )
         except OSError as error:
             last = error
+        else:
+            if problem is None:
+                return
+            raise StylebenchError(
+                f"cannot join the Ray cluster at {address!r}: {problem}, so it is not a Ray "
+                "head's GCS port (`ray start --head --port <port>` prints it; default "
+                "6379); check the address, or use --ray local"
+            )
         if time.monotonic() + 1 > deadline:
             break
         time.sleep(1)
@@ -319,7 +381,7 @@ def run_on_ray(
     seed: int = 42,
     protocol: str = DEFAULT_PROTOCOL,
     resume: bool = True,
-    chunk: bool = True,
+    chunk: bool | str = True,
     batch_size: int = 32,
     device: str | None = None,
     fit_corpus: Path | None = None,
@@ -336,7 +398,10 @@ def run_on_ray(
     are (e.g. a fitted TF-IDF with your settings); other models are built by the workers
     from their spec, except built-ins that need fitting, which the driver fits first.
     ``sampling`` (episodes, per-class count) and ``submetrics`` reach every task as in
-    a local run (:class:`~evaluators.runner.Runner`).
+    a local run (:class:`~evaluators.runner.Runner`). ``chunk`` is as in
+    :class:`~evaluators.run_service.RunConfig`: False (no chunking), True (spaCy sentence
+    boundaries) or a splitter name of :data:`~evaluators.encoders.chunking.SPLITTERS`
+    (``"regex"``).
 
     Raises :class:`StylebenchError` listing the failed jobs (after all others finished
     and wrote their results, so a rerun resumes).

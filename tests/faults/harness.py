@@ -13,6 +13,9 @@
   its answer, never answers, loops redirects, answers with vectors of a chosen dimension
   (zero included) or constant vectors, or answers with an HTTP error. Every handler stops by
   itself after ``max_seconds``; the server serves at most ``max_requests`` requests.
+* :func:`tcp_server`: a raw TCP server on 127.0.0.1 that accepts and never speaks
+  (``"silent"``), closes at once (``"close"``), or answers the HTTP/2 preface with a
+  SETTINGS frame as a gRPC server (a Ray head's GCS port) does (``"h2"``).
 * :func:`concurrent_calls`: call a function from many threads released at one barrier.
 
 Everything is bounded in time and count and cleans up after itself (unmounts, stops the
@@ -27,6 +30,7 @@ import errno
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -377,6 +381,57 @@ def misbehaving_server(
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
+
+
+# an HTTP/2 SETTINGS frame with no settings (RFC 9113 6.5), which a gRPC server sends first
+H2_SETTINGS_FRAME = b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
+
+
+@contextlib.contextmanager
+def tcp_server(mode: str, *, max_seconds: float = 30.0, port: int = 0) -> Iterator[int]:
+    """Listen on ``127.0.0.1:port`` (0: a free port, yielded) and treat every connection
+    as ``mode`` says: ``"silent"`` holds it open and never sends a byte, ``"close"``
+    closes it at once, ``"h2"`` reads the client's first bytes and answers with an HTTP/2
+    SETTINGS frame. Connections are closed after ``max_seconds`` or when the block ends."""
+    if mode not in ("silent", "close", "h2"):
+        raise ValueError(f"unknown tcp_server mode {mode!r}")
+    stop = threading.Event()
+    server = socket.create_server(("127.0.0.1", port))
+    server.settimeout(0.1)
+    held: list[socket.socket] = []
+
+    def handle(conn: socket.socket) -> None:
+        with conn:
+            if mode == "h2":
+                conn.settimeout(max_seconds)
+                with contextlib.suppress(OSError):
+                    conn.recv(64)
+                    conn.sendall(H2_SETTINGS_FRAME)
+            if mode != "close":
+                stop.wait(max_seconds)
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            held.append(conn)
+            threading.Thread(target=handle, args=(conn,), daemon=True).start()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield server.getsockname()[1]
+    finally:
+        stop.set()
+        thread.join(5)
+        server.close()
+        for conn in held:
+            with contextlib.suppress(OSError):
+                conn.close()
 
 
 # --- concurrency -------------------------------------------------------------------------

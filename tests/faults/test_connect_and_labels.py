@@ -54,22 +54,23 @@ def test_the_join_deadline_is_the_documented_20_seconds() -> None:
 
 def test_a_head_that_starts_late_is_waited_for() -> None:
     from evaluators.distributed.ray_runner import check_reachable
+    from tests.faults.harness import tcp_server
 
     port = _closed_port()
-    server = socket.socket()
+    done = threading.Event()
 
-    def start_late() -> None:
+    def start_late() -> None:  # a GCS-like port (answers HTTP/2) that opens after 1.5 s
         time.sleep(1.5)
-        server.bind(("127.0.0.1", port))
-        server.listen()
+        with tcp_server("h2", max_seconds=10, port=port):
+            done.wait(10)
 
     thread = threading.Thread(target=start_late, daemon=True)
     thread.start()
     try:
         check_reachable(f"127.0.0.1:{port}", seconds=10)  # returns once the port opens
     finally:
+        done.set()
         thread.join(5)
-        server.close()
 
 
 def test_malformed_ray_address_is_named() -> None:
