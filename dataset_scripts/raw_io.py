@@ -1,5 +1,6 @@
 """Reading raw downloads: text files (gzip-aware), JSON lines and CSV (read strictly:
-:func:`csv_records`, :func:`read_csv`), with errors that name the file and line.
+:func:`csv_records`, :func:`read_csv`; unquoted TSV: :func:`tsv_records`), with errors
+that name the file and line.
 
 :func:`open_text` is the one opener for raw text: whatever reads from it (iteration,
 ``readline``, ``read``, a ``csv`` reader), a byte sequence that is not UTF-8 raises
@@ -13,7 +14,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -139,8 +140,8 @@ def _csv_problem(path: Path, start: int, error: Exception) -> DataError:
             "a quote closes a field in the middle of the text (an unbalanced quote opened "
             "a field here, or a quote inside a field is not doubled)"
         )
-    else:
-        detail = message
+    else:  # not about quoting (a field over the size limit)
+        return DataError(f"{path} line {start}: malformed CSV: {message}")
     return DataError(
         f"{path} line {start}: malformed CSV: {detail}; a quote inside a quoted field is "
         'written twice ("")'
@@ -178,7 +179,7 @@ def csv_records(
 
     A newline inside a properly quoted field is part of the field. A quote that is never
     closed (the field would swallow the rest of the file), a closing quote followed by
-    more text, a NUL byte or a field over 1 GiB raise :class:`DataError` naming the file
+    more text or a field over 1 GiB raise :class:`DataError` naming the file
     and the line where the record starts; Python's lenient reader would instead merge the
     following rows into one field silently.
     """
@@ -220,6 +221,25 @@ def read_csv(
         yield end, dict(zip(header, record, strict=True))
     if header is None and required:
         raise DataError(f"{path}: empty file (expected a header with {', '.join(required)})")
+
+
+def tsv_records(path: Path, columns: Sequence[str]) -> Iterator[tuple[int, list[str]]]:
+    """Yield ``(line, fields)`` of an unquoted, headerless TSV (``*.gz`` too): the strict
+    TSV mode of :func:`csv_records`. Nothing is quoted, so a ``"`` is part of the text;
+    one line is one record, blank lines are skipped, and a record with a field count other
+    than ``len(columns)`` (a tab inside a text, a truncated line) raises
+    :class:`DataError` naming the file, the line and the columns expected."""
+    import csv
+
+    for start, record in csv_records(path, delimiter="\t", quoting=csv.QUOTE_NONE):
+        if not record:
+            continue
+        if len(record) != len(columns):
+            raise DataError(
+                f"{path} line {start}: expected {len(columns)} tab-separated fields "
+                f"({', '.join(columns)}), got {len(record)}"
+            )
+        yield start, record
 
 
 def csv_header(path: Path, *, delimiter: str = ",") -> list[str]:

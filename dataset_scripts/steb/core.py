@@ -12,14 +12,14 @@ HI, LY, SP, IP, ID and OP; a document with several sub-labels appears once per s
 
 from __future__ import annotations
 
-import csv
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.raw_io import tsv_records
 from dataset_scripts.steb.catalog import clustering_counts, steb_dataset
-from dataset_scripts.steb.labelled import CAP_PROTOCOL, labelled_builder, open_text
+from dataset_scripts.steb.labelled import CAP_PROTOCOL, labelled_builder
 
 URL = "https://github.com/TurkuNLP/CORE-corpus"
 MAIN_LABELS = frozenset({"IN", "NA", "HI", "LY", "SP", "IP", "ID", "OP"})
@@ -42,26 +42,17 @@ def core_files(raw: Path) -> list[Path]:
 
 
 def read_records(raw: Path, dropped: Counter[str]) -> Iterator[tuple[str, str, str]]:
-    csv.field_size_limit(1 << 30)
+    """(id, text, sub-label) rows of the CORE files, read as the unquoted TSV they are
+    (:func:`~dataset_scripts.raw_io.tsv_records`: a quote is literal text, a line with
+    other than 3 fields is an error naming the file and line)."""
     for path in core_files(raw):
-        with open_text(path) as handle:
-            for line_no, fields in enumerate(
-                csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE), start=1
-            ):
-                if not fields:
-                    continue
-                if len(fields) != 3:
-                    raise DataError(
-                        f"{path} line {line_no}: expected 3 tab-separated columns "
-                        f"(labels, id, text), got {len(fields)}"
-                    )
-                labels, doc_id, text = fields
-                sub_labels = [lab for lab in labels.split() if lab not in MAIN_LABELS]
-                if not sub_labels:
-                    dropped["document with main register label(s) only"] += 1
-                    continue
-                for label in dict.fromkeys(sub_labels):
-                    yield f"{doc_id}-{label}", text, label
+        for _, (labels, doc_id, text) in tsv_records(path, ("labels", "id", "text")):
+            sub_labels = [lab for lab in labels.split() if lab not in MAIN_LABELS]
+            if not sub_labels:
+                dropped["document with main register label(s) only"] += 1
+                continue
+            for label in dict.fromkeys(sub_labels):
+                yield f"{doc_id}-{label}", text, label
 
 
 build_core = labelled_builder(read_records)

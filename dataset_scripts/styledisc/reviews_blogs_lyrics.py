@@ -24,26 +24,28 @@ Raw formats:
   label`` (``seq`` = the lyrics, ``label`` = valence). Assumption: the paper names the
   dump but not its columns; the reader takes the lyrics from ``seq``, or from ``lyrics``
   / ``text`` in other Kaggle lyrics dumps, and the author from ``artist``.
+
+The two CSV files are read by the project's one strict reader
+(:func:`dataset_scripts.raw_io.read_csv`): a newline inside a quoted review or song is
+fine; an unbalanced quote or a row with a wrong field count is an error naming the file
+and the line, not rows merged into one text.
 """
 
 from __future__ import annotations
 
-import csv
 import gzip
 import html
 import io
 import re
-import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.raw_io import csv_header, read_csv
 from dataset_scripts.steb.blog import URL as BLOG_URL
 from dataset_scripts.steb.blog import parse_blog_name
 from dataset_scripts.styledisc.readers import Document
-
-csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
 
 _BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _TAGS = re.compile(r"<[^>]+>")
@@ -146,21 +148,15 @@ def read_amazon_csv(path: Path) -> tuple[list[Document], Counter[str]]:
     """Kaggle ``Reviews.csv``: one Document per row (author = ``UserId``; id from ``Id``)."""
     docs: list[Document] = []
     dropped: Counter[str] = Counter()
-    with _open_lines(path, "utf-8") as handle:
-        reader = csv.DictReader(handle)
-        missing = [c for c in ("UserId", "Text") if c not in (reader.fieldnames or [])]
-        if missing:
-            raise DataError(
-                f"{path} line 1: missing column {missing[0]!r} (header: {reader.fieldnames})"
-            )
-        for row_no, row in enumerate(reader, start=1):
-            if None in row or None in row.values():
-                raise DataError(
-                    f"{path} row {row_no} (line {reader.line_num}): "
-                    f"{len(reader.fieldnames or [])} columns expected"
-                )
-            doc_id = f"amazon_food-{row.get('Id') or row_no - 1}"
-            _review(docs, dropped, doc_id, row["UserId"], row["Text"])
+    header = csv_header(path)
+    missing = [c for c in ("UserId", "Text") if c not in header]
+    if missing:
+        raise DataError(f"{path} line 1: missing column {missing[0]!r} (header: {header})")
+    # the project's strict CSV reader: an unbalanced quote or a wrong field count is an
+    # error naming the file and line, not rows merged into one review
+    for row_no, (_, row) in enumerate(read_csv(path), start=1):
+        doc_id = f"amazon_food-{row.get('Id') or row_no - 1}"
+        _review(docs, dropped, doc_id, row["UserId"], row["Text"])
     return docs, dropped
 
 
@@ -268,26 +264,21 @@ def read_lyrics(raw: Path) -> tuple[list[Document], Counter[str]]:
         path = found[0]
     docs: list[Document] = []
     dropped: Counter[str] = Counter()
-    with _open_lines(path, "utf-8") as handle:
-        reader = csv.DictReader(handle)
-        header = reader.fieldnames or []
-        text_col = next((c for c in LYRICS_TEXT_COLUMNS if c in header), None)
-        artist_col = next((c for c in LYRICS_ARTIST_COLUMNS if c in header), None)
-        if text_col is None or artist_col is None:
-            wanted = "lyrics (seq/lyrics/text)" if text_col is None else "artist"
-            raise DataError(f"{path} line 1: no {wanted} column (header: {header})")
-        for row_no, row in enumerate(reader, start=1):
-            if None in row or None in row.values():
-                raise DataError(
-                    f"{path} row {row_no} (line {reader.line_num}): {len(header)} columns expected"
-                )
-            artist = re.sub(r"\s+", " ", row[artist_col]).strip().casefold()
-            if not artist:
-                dropped["lyrics: song without an artist"] += 1
-                continue
-            text = "\n".join(s.strip() for s in row[text_col].splitlines() if s.strip())
-            if not text:
-                dropped["lyrics: empty lyrics"] += 1
-                continue
-            docs.append(Document(f"lyrics-{row_no - 1}", text, "lyrics", artist))
+    header = csv_header(path)
+    text_col = next((c for c in LYRICS_TEXT_COLUMNS if c in header), None)
+    artist_col = next((c for c in LYRICS_ARTIST_COLUMNS if c in header), None)
+    if text_col is None or artist_col is None:
+        wanted = "lyrics (seq/lyrics/text)" if text_col is None else "artist"
+        raise DataError(f"{path} line 1: no {wanted} column (header: {header})")
+    # the project's strict CSV reader (see read_amazon_csv)
+    for row_no, (_, row) in enumerate(read_csv(path), start=1):
+        artist = re.sub(r"\s+", " ", row[artist_col]).strip().casefold()
+        if not artist:
+            dropped["lyrics: song without an artist"] += 1
+            continue
+        text = "\n".join(s.strip() for s in row[text_col].splitlines() if s.strip())
+        if not text:
+            dropped["lyrics: empty lyrics"] += 1
+            continue
+        docs.append(Document(f"lyrics-{row_no - 1}", text, "lyrics", artist))
     return docs, dropped

@@ -18,6 +18,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from dataset_scripts.core.errors import DataError
+
 # ---------------------------------------------------------------- item 16: CCAT50 ---
 
 
@@ -87,6 +89,70 @@ def test_the_uci_release_has_no_article_under_two_authors(corpora: Path) -> None
     rows = parts["C50train"] + parts["C50test"]
     assert len(rows) == 5000 and len({r["text"] for r in rows}) == 5000
     assert shared_articles(rows) == []
+
+
+# --------------------------------------- item 3: the last readers on the strict reader ---
+
+# one unbalanced quote on line 2: Python's lenient csv reader merges lines 2-4 into one
+# text (the review of U1 swallows U2's and U3's rows); the strict reader names line 2
+_UNBALANCED_REVIEWS = 'Id,UserId,Text\n1,U1,"he said hi\n2,U2,good\n3,U3,"ok"\n4,U4,yes\n'
+
+
+def test_amazon_reviews_csv_with_an_unbalanced_quote_names_file_and_line(tmp_path) -> None:
+    from dataset_scripts.styledisc.reviews_blogs_lyrics import read_amazon_csv
+
+    path = tmp_path / "Reviews.csv"
+    path.write_text(_UNBALANCED_REVIEWS)
+    with pytest.raises(DataError, match=rf"{path} line 2: malformed CSV: .*unbalanced quote"):
+        read_amazon_csv(path)
+    # a newline inside a properly quoted review is part of it
+    path.write_text('Id,UserId,Text\n1,U1,"two\nlines"\n2,U2,"say ""hi"""\n')
+    docs, _ = read_amazon_csv(path)
+    assert [(d.author, d.text) for d in docs] == [("U1", "two\nlines"), ("U2", 'say "hi"')]
+
+
+def test_amazon_reviews_csv_gz_with_a_wrong_field_count_names_file_and_line(tmp_path) -> None:
+    import gzip
+
+    from dataset_scripts.styledisc.reviews_blogs_lyrics import read_amazon_food
+
+    path = tmp_path / "Reviews.csv.gz"
+    path.write_bytes(gzip.compress(b"Id,UserId,Text\n1,U1,fine\n2,U2,a,b\n"))
+    with pytest.raises(DataError, match=rf"{path} line 3: expected 3 fields .*got 4"):
+        read_amazon_food(tmp_path)
+
+
+def test_lyrics_csv_with_an_unbalanced_quote_names_file_and_line(tmp_path) -> None:
+    from dataset_scripts.styledisc.reviews_blogs_lyrics import read_lyrics
+
+    path = tmp_path / "labeled_lyrics_cleaned.csv"
+    path.write_text(',artist,seq,song\n0,A,"la la,t1\n1,B,do re,t2\n2,C,"mi" fa,t3\n3,D,so,t4\n')
+    with pytest.raises(DataError, match=rf"{path} line 2: malformed CSV"):
+        read_lyrics(tmp_path)
+
+
+def _core_file(tmp_path: Path, body: bytes) -> Path:
+    raw = tmp_path / "core"
+    raw.mkdir()
+    (raw / "train.tsv").write_bytes(body)
+    return raw
+
+
+def test_core_tsv_quotes_are_literal_and_a_wrong_field_count_names_file_and_line(
+    tmp_path,
+) -> None:
+    """CORE's TSV is unquoted: a ``"`` is text (rows are not merged), and a line with a
+    tab inside its text is an error naming the file and line."""
+    from collections import Counter
+
+    from dataset_scripts.steb.core import read_records
+
+    raw = _core_file(tmp_path, b'NA NE\td1\tHe said "hi\nIN\td2\tx\nNA DT\td3\tok" then\n')
+    rows = list(read_records(raw, Counter()))
+    assert rows == [("d1-NE", 'He said "hi', "NE"), ("d3-DT", 'ok" then', "DT")]
+    (raw / "train.tsv").write_bytes(b"NA NE\td1\tfine\nNA NE\td2\ta\tb\n")
+    with pytest.raises(DataError, match=r"train.tsv line 2: expected 3 tab-separated fields"):
+        list(read_records(raw, Counter()))
 
 
 # ------------------------------------------------- item 7: an open port that is not Ray ---

@@ -89,7 +89,7 @@ def test_amazon_errors_name_file_and_line(tmp_path: Path) -> None:
     with pytest.raises(DataError, match=r"Reviews.csv line 1: missing column 'Text'"):
         read_amazon_csv(csv_bad)
     csv_bad.write_text("Id,UserId,Text\n1,U1,fine\n2,U2\n")
-    with pytest.raises(DataError, match=r"Reviews.csv row 2 \(line 3\)"):
+    with pytest.raises(DataError, match=r"Reviews.csv line 3: expected 3 fields"):
         read_amazon_csv(csv_bad)
 
 
@@ -160,7 +160,7 @@ def test_lyrics_other_columns_and_errors(tmp_path: Path) -> None:
     with pytest.raises(DataError, match=r"songs.csv line 1: no lyrics \(seq/lyrics/text\) column"):
         read_lyrics(path)
     path.write_text('artist,seq,song\nA,"la\nla",t\nB,x\n')
-    with pytest.raises(DataError, match=r"songs.csv row 2 \(line 4\): 3 columns expected"):
+    with pytest.raises(DataError, match=r"songs.csv line 4: expected 3 fields"):
         read_lyrics(path)
     (tmp_path / "more.csv").write_text("artist,seq\n")
     with pytest.raises(FileNotFoundError, match="exactly one"):
