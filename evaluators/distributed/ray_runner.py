@@ -42,6 +42,8 @@ from typing import TYPE_CHECKING, Any
 from dataset_scripts.core.errors import StylebenchError
 
 if TYPE_CHECKING:  # workers import the heavy modules only after setting the environment
+    import socket
+
     from evaluators.runner import RunRecord, TaskSpec
     from evaluators.tasks.episodes import Sampling
 
@@ -142,7 +144,7 @@ _H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x
 _H2_SETTINGS = 0x04
 
 
-def speaks_grpc(sock: Any, seconds: float) -> str | None:
+def speaks_grpc(sock: socket.socket, seconds: float) -> str | None:
     """None when the peer of the connected ``sock`` answers the HTTP/2 preface with a
     SETTINGS frame within ``seconds`` (as a Ray head's GCS port does), else why not: it
     sent nothing, closed the connection, or answered with something else (an HTTP/1
@@ -164,7 +166,7 @@ def speaks_grpc(sock: Any, seconds: float) -> str | None:
             data += chunk
     except TimeoutError:
         if not data:
-            return f"the port accepted a connection but answered nothing within {seconds:g} s"
+            return f"the port accepted a connection but answered nothing within {seconds:.0f} s"
     except ConnectionError:  # reset or broken pipe: closed with our bytes unread
         data = b""
     except OSError as error:
@@ -177,7 +179,7 @@ def speaks_grpc(sock: Any, seconds: float) -> str | None:
         return None
     if not data:
         return "the port closed the connection without answering"
-    return f"the port answered {data!r}, not HTTP/2 as a Ray head's GCS port does"
+    return f"the port answered {data!r}, which is not HTTP/2"
 
 
 def _tls_on() -> bool:

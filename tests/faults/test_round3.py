@@ -212,7 +212,7 @@ def test_ray_address_open_but_not_ray_fails_in_one_line_within_the_deadline(
     assert seconds < 2.0 + 3.0, seconds  # the deadline, plus slack for a loaded machine
     expected = {
         "silent": "answered nothing",
-        "http": "not HTTP/2",
+        "http": "which is not HTTP/2",
         "close": "closed the connection",
     }
     assert expected[mode] in message, message
