@@ -4,8 +4,11 @@
   run it under ``torch.autocast`` (an explicit opt-in, for GPUs; weights stay fp32).
 * ``onnx``: the model *with its pooling* exported once to ONNX (torch's TorchScript
   exporter, opset :data:`OPSET`) into ``<stylebench cache>/exports/<key>/`` and run by
-  onnxruntime; ``int8`` is onnxruntime's dynamic quantisation of that file (explicit
-  opt-in, exported once too).
+  onnxruntime; for BERT-family models (:data:`FUSED_TYPES`) the export traces eager
+  attention and onnxruntime's transformer optimizer fuses it (Attention,
+  SkipLayerNormalization, BiasGelu, EmbedLayerNormalization; :func:`fused_onnx`);
+  ``int8`` is onnxruntime's dynamic quantisation of the plain file (explicit opt-in,
+  exported once too).
 * ``openvino``: the same ONNX file compiled by OpenVINO with an explicit inference
   precision (``fp32`` is ``INFERENCE_PRECISION_HINT=f32``: OpenVINO's CPU plugin
   otherwise runs bf16 on CPUs that have it).
@@ -25,8 +28,9 @@ result records of different backends never mix.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -194,15 +198,38 @@ class _Exportable:
         return Wrapped().eval()
 
 
+@contextlib.contextmanager
+def _attention(owner: Any, implementation: str | None) -> Iterator[None]:
+    """Every transformers model inside ``owner`` with its attention set to
+    ``implementation`` (None: as it is) for the block, restored after it."""
+    if implementation is None:
+        yield
+        return
+    models = [m for m in owner.modules() if hasattr(m, "set_attn_implementation")]
+    models = [m for m in models if getattr(m.config, "_attn_implementation", None)]
+    before = [m.config._attn_implementation for m in models]
+    try:
+        for model in models:
+            model.set_attn_implementation(implementation)
+        yield
+    finally:
+        for model, value in zip(models, before, strict=True):
+            model.set_attn_implementation(value)
+
+
 def export_onnx(
     owner: Any,
     forward: Callable[[dict[str, Any]], Any],
     example: Mapping[str, Any],
     folder: Path,
+    *,
+    attention: str | None = None,
 ) -> Path:
-    """``folder/model.onnx``, exported now unless it is already there (written to a
-    temporary name and renamed, so a crash never leaves half a file)."""
-    target = folder / "model.onnx"
+    """``folder/model.onnx`` (``model.<attention>.onnx`` when the model's attention is
+    set to ``attention`` for the trace, e.g. ``"eager"``), exported now unless it is
+    already there (written to a temporary name and renamed, so a crash never leaves half
+    a file)."""
+    target = folder / (f"model.{attention}.onnx" if attention else "model.onnx")
     if target.is_file():
         return target
     import warnings
@@ -215,7 +242,7 @@ def export_onnx(
     partial = folder / f"model.{os.getpid()}.partial.onnx"
     axes = {name: {0: "batch", 1: "sequence"} for name in names} | {"vector": {0: "batch"}}
     try:
-        with warnings.catch_warnings(), torch.no_grad():
+        with warnings.catch_warnings(), torch.no_grad(), _attention(owner, attention):
             warnings.simplefilter("ignore")  # the tracer's notes on shape-dependent branches
             torch.onnx.export(
                 module,
@@ -230,6 +257,53 @@ def export_onnx(
     except Exception as error:
         partial.unlink(missing_ok=True)
         raise StylebenchError(f"cannot export the model to ONNX: {error}") from None
+    os.replace(partial, target)
+    return target
+
+
+FUSED_TYPES: dict[str, str] = {
+    name: "bert"
+    for name in ("bert", "roberta", "xlm-roberta", "distilbert", "electra", "mpnet", "camembert")
+}
+"""``config.model_type`` -> the model type of onnxruntime's transformer optimizer whose
+fusions apply (the BERT family); other models run the plain export."""
+
+
+def fused_type(config: Any) -> str | None:
+    """The optimizer's model type for a model with ``config`` (None: not fused)."""
+    return FUSED_TYPES.get(str(getattr(config, "model_type", "") or ""))
+
+
+def fused_onnx(source: Path, config: Any) -> Path:
+    """``source`` (an eager-attention export) through onnxruntime's transformer optimizer
+    (:data:`FUSED_TYPES`), made once next to it as ``model.fused.onnx``: attention,
+    skip-connection + LayerNorm, bias + GELU and the embedding block each become one
+    fused operator, which cuts the non-matrix-multiply time of long inputs. fp32
+    throughout (no fp16 conversion); the drift check at load compares it with torch."""
+    target = source.with_name("model.fused.onnx")
+    if target.is_file():
+        return target
+    import logging
+
+    from onnxruntime.transformers.optimizer import optimize_model
+
+    hidden = int(getattr(config, "hidden_size", 0) or getattr(config, "dim", 0) or 0)
+    heads = int(getattr(config, "num_attention_heads", 0) or getattr(config, "n_heads", 0) or 0)
+    partial = source.with_name(f"model.fused.{os.getpid()}.partial.onnx")
+    quiet = logging.getLogger("onnxruntime.transformers")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)  # its per-fusion progress lines
+    try:
+        model = optimize_model(
+            str(source), model_type=fused_type(config) or "bert", num_heads=heads,
+            hidden_size=hidden, opt_level=0,
+        )  # fmt: skip
+        model.save_model_to_file(str(partial))
+    except Exception as error:
+        partial.unlink(missing_ok=True)
+        raise StylebenchError(f"cannot fuse the ONNX export {source}: {error}") from None
+    finally:
+        quiet.setLevel(level)
     os.replace(partial, target)
     return target
 
@@ -273,9 +347,12 @@ def _need(module: str, backend: str) -> Any:
 
 
 class OnnxRuntime:
-    """An onnxruntime session over the exported file: ``run(inputs) -> vectors``."""
+    """An onnxruntime session over the exported file: ``run(inputs) -> vectors``.
+    Its threads sleep when idle instead of spinning (``session.intra_op.allow_spinning``
+    0): on a shared or loaded machine spinning threads burn the cores the next batch
+    needs."""
 
-    def __init__(self, path: Path, device: str) -> None:
+    def __init__(self, path: Path, device: str, *, graph: str = "plain") -> None:
         ort = _need("onnxruntime", "onnx")
         providers = ["CPUExecutionProvider"]
         if device.startswith("cuda"):
@@ -288,9 +365,12 @@ class OnnxRuntime:
             providers = [("CUDAExecutionProvider", {"device_id": int(index)}), *providers]
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(str(path), options, providers=providers)
         self.names = [entry.name for entry in self.session.get_inputs()]
-        self.version = f"onnxruntime {ort.__version__}"
+        self.version = f"onnxruntime {ort.__version__}" + (
+            f", {graph} graph" if graph != "plain" else ""
+        )
 
     def run(self, inputs: Mapping[str, np.ndarray]) -> np.ndarray:
         feed = {name: np.ascontiguousarray(inputs[name], dtype=np.int64) for name in self.names}
@@ -332,11 +412,18 @@ def build_runtime(
     example: Mapping[str, Any],
     identity: Mapping[str, Any],
     device: str,
+    config: Any = None,
 ) -> OnnxRuntime | OpenVinoRuntime:
-    """The runtime of a non-torch backend, exporting the model first if needed."""
+    """The runtime of a non-torch backend, exporting the model first if needed; onnx at
+    fp32 runs the fused graph (:func:`fused_onnx`) of a model whose ``config`` is of
+    :data:`FUSED_TYPES`."""
     _need("onnxruntime" if backend == "onnx" else "openvino", backend)
     _need("onnx", backend)  # torch's exporter writes the file with it
-    path = export_onnx(owner, forward, example, export_dir(identity))
+    folder = export_dir(identity)
+    if backend == "onnx" and precision == "fp32" and fused_type(config) is not None:
+        eager = export_onnx(owner, forward, example, folder, attention="eager")
+        return OnnxRuntime(fused_onnx(eager, config), device, graph="fused")
+    path = export_onnx(owner, forward, example, folder)
     if backend == "onnx":
         return OnnxRuntime(quantized_onnx(path) if precision == "int8" else path, device)
     return OpenVinoRuntime(path, device, precision)

@@ -317,6 +317,7 @@ class FastEncodeMixin:
                 example=tensors,
                 identity=identity,
                 device=self.device,
+                config=self._model_config(),
             )
         probes = list(backends.PROBE_TEXTS)
         reference = self._encode_batches(probes, reference=True)

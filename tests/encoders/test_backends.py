@@ -207,21 +207,33 @@ def test_onnx_and_openvino_match_torch_with_their_own_identity(
 def test_the_export_is_reused(
     tiny_bert: str, fresh_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import onnx
     import torch
+    from onnxruntime.transformers import optimizer
 
     from evaluators.encoders import get_encoder
 
-    first = get_encoder(f"hf:{tiny_bert}", backend="onnx").encode(TEXTS)
-    (path,) = fresh_cache.glob("exports/*/model.onnx")
-    stamp = path.stat().st_mtime_ns
+    encoder = get_encoder(f"hf:{tiny_bert}", backend="onnx")
+    first = encoder.encode(TEXTS)
+    # a BERT: the eager-attention export and its fused graph, which onnx runs
+    files = sorted(fresh_cache.glob("exports/*/*.onnx"))
+    assert [path.name for path in files] == ["model.eager.onnx", "model.fused.onnx"]
+    fused_ops = {node.op_type for node in onnx.load(str(files[1])).graph.node}
+    assert {"Attention", "SkipLayerNormalization", "EmbedLayerNormalization"} <= fused_ops
+    assert encoder_identity(encoder)["runtime"].endswith(", fused graph")
+    # the trace's eager attention is undone: the torch model runs as it was loaded
+    plain = get_encoder(f"hf:{tiny_bert}").model.config._attn_implementation
+    assert encoder.model.config._attn_implementation == plain
+    stamps = [path.stat().st_mtime_ns for path in files]
 
     def no_export(*args: object, **kwargs: object) -> None:
         raise AssertionError("exported again")
 
     monkeypatch.setattr(torch.onnx, "export", no_export)
+    monkeypatch.setattr(optimizer, "optimize_model", no_export)
     again = get_encoder(f"hf:{tiny_bert}", backend="onnx").encode(TEXTS)
     np.testing.assert_array_equal(first, again)
-    assert path.stat().st_mtime_ns == stamp
+    assert [path.stat().st_mtime_ns for path in files] == stamps
 
 
 @needs_torch
