@@ -24,6 +24,11 @@ the float64 value; a decision changes only where two candidates lay closer than 
 
 Means and sums of per-unit values (accuracies, reciprocal ranks, areas) go through
 :func:`fixed_sum` / :func:`fixed_mean` for the same reason.
+
+Where the grid's resolution is too coarse for a decision (order alignment's near-tied
+assignments, issue 33), :func:`exact_row_dots` gives the cosines of the float64 unit
+vectors of step 1 (:func:`unit_vectors`) correctly rounded: the float64 nearest to the
+exact dot product, again the same bits on every CPU.
 """
 
 from __future__ import annotations
@@ -35,11 +40,13 @@ from numpy.typing import ArrayLike
 
 __all__ = [
     "GRID_BITS",
+    "exact_row_dots",
     "fixed_mean",
     "fixed_sum",
     "grid_cosines",
     "grid_row_cosines",
     "grid_vectors",
+    "unit_vectors",
 ]
 
 GRID_BITS = 26  # components on the 2^-26 grid; cosines on the 2^-52 grid
@@ -97,14 +104,71 @@ def grid_vectors(matrix: ArrayLike) -> np.ndarray:
     [[40265318.0, 53687091.0], [0.0, 0.0]]
     """
     x = np.asarray(matrix, dtype=np.float64)
+    if x.ndim == 2 and x.shape[1] >= _MAX_DIM:
+        raise ValueError(f"dimension {x.shape[1]} too large for exact gridded cosines")
+    return np.rint(unit_vectors(x) * _SCALE) + 0.0  # + 0.0: no negative zeros
+
+
+def unit_vectors(matrix: ArrayLike) -> np.ndarray:
+    """Rows divided by their L2 norm ``sqrt(math.fsum(x_i^2))`` in float64 (every step
+    correctly rounded: the same bits on every CPU); zero rows stay zero.
+
+    Examples
+    --------
+    >>> unit_vectors([[3.0, 4.0], [0.0, 0.0]]).tolist()
+    [[0.6, 0.8], [0.0, 0.0]]
+    """
+    x = np.asarray(matrix, dtype=np.float64)
     if x.ndim != 2:
         raise ValueError(f"expected a 2-D matrix of vectors; got shape {x.shape}")
-    if x.shape[1] >= _MAX_DIM:
-        raise ValueError(f"dimension {x.shape[1]} too large for exact gridded cosines")
     squares = (x * x).tolist()
     norms = np.sqrt(np.fromiter((math.fsum(row) for row in squares), np.float64, len(squares)))
-    unit = x / np.where(norms > 0, norms, 1.0)[:, None]
-    return np.rint(unit * _SCALE) + 0.0  # + 0.0: no negative zeros
+    return x / np.where(norms > 0, norms, 1.0)[:, None]
+
+
+_SPLIT = float(2**27 + 1)  # Veltkamp's splitter for float64
+
+
+def _split(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Veltkamp's split: ``x = hi + lo`` exactly, each half with at most 26 bits."""
+    t = x * _SPLIT
+    hi = t - (t - x)
+    return hi, x - hi
+
+
+def exact_row_dots(a: ArrayLike, b: ArrayLike) -> np.ndarray:
+    """The dot product of each row of ``a`` with the same row of ``b``, correctly rounded
+    to float64: each product is split exactly into ``p + e`` (Dekker's TwoProduct,
+    element-wise float64 operations) and ``math.fsum`` rounds the exact sum of all the
+    ``p`` and ``e`` once. No BLAS and no reduction whose order could follow the CPU: the
+    same bits everywhere. Exact for entries of magnitude at most 1 (unit vectors) whose
+    products do not underflow (below ~1e-290).
+
+    Examples
+    --------
+    >>> exact_row_dots([[1.0, 2.0**-53, -1.0]], [[1.0, 1.0, 1.0]]).tolist()  # 2^-53
+    [1.1102230246251565e-16]
+    >>> (1.0 + 2.0**-53) - 1.0  # the same sum rounded left to right
+    0.0
+    """
+    x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if x.ndim != 2 or x.shape != y.shape:
+        raise ValueError(f"a and b must be 2-D of one shape; got {x.shape} and {y.shape}")
+    if x.size and max(float(np.abs(x).max()), float(np.abs(y).max())) > 1.0:
+        raise ValueError("exact_row_dots takes entries of magnitude at most 1 (unit vectors)")
+    p = x * y
+    rows, cols = np.nonzero(p)  # zero products (sparse vectors) add nothing
+    xs, ys, ps = x[rows, cols], y[rows, cols], p[rows, cols]
+    xh, xl = _split(xs)
+    yh, yl = _split(ys)
+    es = ((xh * yh - ps) + xh * yl + xl * yh) + xl * yl  # ps + es = xs * ys exactly
+    terms = np.stack([ps, es], axis=1).ravel().tolist()
+    ends = (2 * np.cumsum(np.bincount(rows, minlength=len(p)))).tolist()
+    starts = [0, *ends[:-1]]
+    return (
+        np.array([math.fsum(terms[a:b]) for a, b in zip(starts, ends, strict=True)], np.float64)
+        + 0.0
+    )
 
 
 def grid_cosines(a: ArrayLike, b: ArrayLike | None = None) -> np.ndarray:

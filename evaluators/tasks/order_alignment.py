@@ -18,10 +18,16 @@ both variants.
 
 Ties (see :mod:`evaluators.tasks.protocol`): under the default ``steb`` protocol the
 accuracy is that of the Hungarian solver's own assignment on the costs ``1 - max(cos,
-0)`` of the authors' code, with the cosines exact on a fixed grid
-(:mod:`evaluators.metric_math.grid`), so an item whose optima tie is scored by scipy's
-deterministic choice on the same bits on every CPU. ``steb-strict`` scores tied items by the expected accuracy over their optimal
-assignments (:func:`evaluators.metric_math.alignment_accuracy`). Both are always
+0)`` of the authors' code, in their float64 arithmetic made CPU-independent: the
+cosine of two float64 unit vectors (their ``x / ||x||``, the norm correctly rounded) is
+their dot product correctly rounded (:func:`~evaluators.metric_math.grid.exact_row_dots`;
+issue 33: the ``2^-26`` grid alone merged cosines 1e-9 apart, which every float64
+arithmetic keeps apart). The exact dots are needed only where an item's two best
+assignments lie within the grid's error bound (:func:`solver_accuracies`); elsewhere
+the gridded costs (:mod:`evaluators.metric_math.grid`) give the same assignment. An item
+whose optima still tie exactly is scored by scipy's deterministic choice, the same on
+every CPU. ``steb-strict`` scores tied items by the expected accuracy over their optimal
+assignments on the gridded costs (:func:`evaluators.metric_math.alignment_accuracy`). Both are always
 reported (``accuracy_solver``/``accuracy_tie_aware``, and the distractor pair) with
 the share of tied items (``tied_share``, ``distractor_tied_share``).
 
@@ -32,17 +38,24 @@ so a resample is a multinomial draw over the distinct per-pair values.
 
 from __future__ import annotations
 
+import itertools
+import math
 from typing import Any
 
 import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from dataset_scripts.core.schemas import ORDER
 from evaluators.data import Table
-from evaluators.metric_math.alignment import (
-    solver_item_accuracies,
-    tie_aware_item_accuracies,
+from evaluators.metric_math.alignment import MAX_EXACT_ASSIGNMENTS, tie_aware_item_accuracies
+from evaluators.metric_math.grid import (
+    GRID_BITS,
+    exact_row_dots,
+    fixed_mean,
+    fixed_sum,
+    grid_cosines,
+    unit_vectors,
 )
-from evaluators.metric_math.grid import fixed_mean, grid_cosines
 from evaluators.results.items import make_items
 from evaluators.tasks.base import (
     EmbeddingLookup,
@@ -55,31 +68,39 @@ from evaluators.tasks.episodes import Episodes, form_episodes
 VARIANTS = ("plain", "last", "first")
 
 
-def _gather(
-    cost_all: np.ndarray, n: int, positions: int
-) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def _pair_index(n: int, positions: int) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Per variant, the flat vector index of every pair's reference rows (pairs, rows) and
+    candidate columns (pairs, cols), and the expected column of each row."""
     first, second = np.triu_indices(n, k=1)  # itertools.combinations order, as STEB
     pos = np.arange(positions)
     ref_rows = first[:, None] * positions + pos[None, :]  # (pairs, P) flat index of i's items
     tgt_cols = second[:, None] * positions + pos[None, :]  # (pairs, P) flat index of j's items
-    plain = cost_all[ref_rows[:, :, None], tgt_cols[:, None, :]]
-    out = {"plain": (plain, pos)}
+    out = {"plain": (ref_rows, tgt_cols, pos)}
     if positions >= 2:
         last_cols = np.concatenate([tgt_cols[:, :-1], ref_rows[:, -1:]], axis=1)
-        out["last"] = (cost_all[ref_rows[:, :-1, None], last_cols[:, None, :]], pos[:-1])
+        out["last"] = (ref_rows[:, :-1], last_cols, pos[:-1])
         first_cols = np.concatenate([ref_rows[:, :1], tgt_cols[:, 1:]], axis=1)
-        out["first"] = (cost_all[ref_rows[:, 1:, None], first_cols[:, None, :]], pos[1:])
+        out["first"] = (ref_rows[:, 1:], first_cols, pos[1:])
     return out
 
 
+def _gather(
+    cost_all: np.ndarray, n: int, positions: int
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    return {
+        name: (cost_all[rows[:, :, None], cols[:, None, :]], expected)
+        for name, (rows, cols, expected) in _pair_index(n, positions).items()
+    }
+
+
 def alignment_costs(sequences: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Cost matrices of every pair i < j of one group, in float64. These are the numbers
-    the STEB authors' code computes (their task turns the episode vectors into a float64
-    array, L2-normalises it, a zero vector staying zero, and takes ``1 - max(cos, 0)``),
-    with the cosines exact on the ``2^-52`` grid (:func:`grid_cosines`): the costs, and
-    so the solver's choices, are the same bits on every CPU, and exact ties (identical
-    vectors) stay ties. One Gram matrix serves every pair (the parity tests check the
-    accuracies against their per-pair loop).
+    """Cost matrices of every pair i < j of one group, in float64, from the gridded
+    cosines (:func:`grid_cosines`, exact on the ``2^-52`` grid: the same bits on every
+    CPU, exact ties of identical vectors kept). These are the numbers the STEB authors'
+    code computes (``1 - max(cos, 0)`` of L2-normalised float64 vectors, a zero vector
+    staying zero) to within the grid's error bound (:func:`grid_error_bound`); the
+    ``steb`` solver's choice is taken on their float64 values where that bound matters
+    (:func:`solver_accuracies`). One Gram matrix serves every pair.
 
     ``sequences`` has shape (n, P, d). Returns, per variant ("plain", "last", "first"),
     an array of costs (n_pairs, rows, cols) and the expected column of each row.
@@ -87,6 +108,76 @@ def alignment_costs(sequences: np.ndarray) -> dict[str, tuple[np.ndarray, np.nda
     n, positions, dim = sequences.shape
     cosines = grid_cosines(sequences.reshape(n * positions, dim))
     return _gather(1.0 - np.maximum(cosines, 0.0), n, positions)
+
+
+def grid_error_bound(dim: int) -> float:
+    """Bound on ``|gridded cost - float64 cost|`` of one entry: a gridded component is
+    within ``2^-27`` of the float64 unit vector's, so a gridded cosine is within
+    ``2 sqrt(d) 2^-27 + d 2^-54`` of the exact dot of the unit vectors, and the float64
+    cost rounds that twice (the dot, then ``1 - cos``); doubled for safety."""
+    step = 2.0 ** -(GRID_BITS + 1)
+    return 2.0 * (2.0 * math.sqrt(dim) * step + dim * step * step + 2.0**-51)
+
+
+def exact_costs(units: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Float64 costs ``1 - max(cos, 0)`` of items (B, k, m), the cosines the correctly
+    rounded dot products of the float64 unit vectors ``units[rows]``, ``units[cols]``."""
+    b, k = rows.shape
+    m = cols.shape[1]
+    left = np.repeat(rows, m, axis=1).ravel()
+    right = np.tile(cols, (1, k)).ravel()
+    # each unordered pair of vectors once (the exact dot is symmetric)
+    keys, where = np.unique(
+        np.minimum(left, right) * len(units) + np.maximum(left, right), return_inverse=True
+    )
+    first, second = np.divmod(keys, len(units))
+    cosines = exact_row_dots(units[first], units[second])[where.ravel()].reshape(b, k, m)
+    return 1.0 - np.maximum(cosines, 0.0)
+
+
+def _near_tied(costs: np.ndarray, bound: float) -> np.ndarray:
+    """Items (B, k, m) whose best two assignments' gridded totals lie within ``2 k bound``
+    (plus the totals' own rounding): only there can the float64 costs choose otherwise.
+    Items too large to enumerate count as near-tied."""
+    b, k, m = costs.shape
+    if math.perm(m, k) > MAX_EXACT_ASSIGNMENTS:
+        return np.ones(b, dtype=bool)
+    inj = np.array(list(itertools.permutations(range(m), k)), dtype=np.intp)
+    totals = fixed_sum(costs[:, np.arange(k), inj], axis=-1)  # (B, n_inj)
+    if totals.shape[1] < 2:
+        return np.zeros(b, dtype=bool)
+    best_two = np.partition(totals, 1, axis=1)[:, :2]
+    return best_two[:, 1] - best_two[:, 0] <= 2 * k * (bound + k * 2.0**-50)
+
+
+def solver_accuracies(
+    costs: np.ndarray,
+    expected: np.ndarray,
+    units: np.ndarray,
+    rows: np.ndarray,
+    cols: np.ndarray,
+) -> tuple[np.ndarray, int]:
+    """Per-item accuracy of scipy's assignment on the float64 costs of the authors'
+    arithmetic (the ``steb`` rule), and how many items needed the exact dots.
+
+    ``costs`` are the gridded costs (B, k, m) of items whose reference rows and candidate
+    columns are the vectors ``units[rows]`` (B, k) and ``units[cols]`` (B, m) (float64
+    unit vectors, :func:`~evaluators.metric_math.grid.unit_vectors`). Where an item's two
+    best assignments are further apart than twice the grid's error bound, its optimum
+    is unique under both arithmetics and the gridded costs are solved; the other items
+    are solved on :func:`exact_costs`.
+    """
+    near = _near_tied(costs, grid_error_bound(units.shape[1]))
+    chosen = np.array(costs, dtype=np.float64, copy=True)
+    if near.any():
+        chosen[near] = exact_costs(units, rows[near], cols[near])
+    out = np.empty(len(chosen), dtype=np.float64)
+    for i, (c, e) in enumerate(
+        zip(chosen, np.broadcast_to(expected, costs.shape[:2]), strict=True)
+    ):
+        r, col = linear_sum_assignment(c)
+        out[i] = np.mean(col[np.argsort(r)] == e)
+    return out, int(near.sum())
 
 
 class OrderAlignmentEvaluator(TaskEvaluator):
@@ -157,6 +248,7 @@ class OrderAlignmentEvaluator(TaskEvaluator):
             rule: {v: [] for v in VARIANTS} for rule in ("solver", "tie_aware")
         }
         tied: dict[str, list[np.ndarray]] = {v: [] for v in VARIANTS}
+        exact_items = dict.fromkeys(VARIANTS, 0)  # items solved on the exact float64 dots
         main_rule = "solver" if self.protocol == "steb" else "tie_aware"
         for group, cube in cubes.items():
             if len(cube) < 2:
@@ -168,12 +260,16 @@ class OrderAlignmentEvaluator(TaskEvaluator):
                     "order alignment needs at least 2 positions"
                 )
             exact = alignment_costs(cube)
+            index = _pair_index(len(cube), positions)
+            units = unit_vectors(cube.reshape(len(cube) * positions, -1))
             scores: dict[str, float] = {}
             for name in VARIANTS:
                 costs, expected = exact[name]
                 expected_rows = np.broadcast_to(expected, costs.shape[:2])
                 aware, is_tied = tie_aware_item_accuracies(costs, expected_rows)
-                solver = solver_item_accuracies(costs, expected_rows)
+                rows, cols, _ = index[name]
+                solver, n_exact = solver_accuracies(costs, expected_rows, units, rows, cols)
+                exact_items[name] += n_exact
                 items["tie_aware"][name].append(aware)
                 items["solver"][name].append(solver)
                 tied[name].append(is_tied)
@@ -225,6 +321,7 @@ class OrderAlignmentEvaluator(TaskEvaluator):
         ci = mean_ci("distractor_accuracy", unit_distractor, "pairs", self.seed)
         ci["accuracy"] = mean_ci("accuracy", unit_plain, "pairs", self.seed)["accuracy"]
         details: dict[str, Any] = {"per_group": per_group, "units": units, "ci95": ci}
+        details["exact_cost_items"] = exact_items  # solved on the exact float64 dots
         details["items"] = make_items(
             "mean",
             "pairs",

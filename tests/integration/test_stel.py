@@ -26,8 +26,11 @@ pytestmark = pytest.mark.corpora
 # solver's choice (their two assignments' totals differed by at most 1.6e-9, most by
 # rounding noise only; on the grid 293 tie exactly, and scipy's choice on an exact 2x2
 # tie is the identity), and 19 contraction items whose gap was ~1e-9, at the tie
-# tolerance, fall within it now (the grid moves a cosine by up to ~1e-8).
-PINNED_ACCURACY = 0.8958922558922559
+# tolerance, fall within it now (the grid moves a cosine by up to ~1e-8). Issue 33 (the
+# solver's choice on the float64 costs, each cosine a correctly rounded dot) moved
+# PINNED_ACCURACY back to 0.8843771043771044, the authors' loop's number (0.8958922558922559
+# on the grid, which merged cosines 1e-9 apart into exact ties).
+PINNED_ACCURACY = 0.8843771043771044
 PINNED_DISTRACTOR = 0.056296296296296296
 PINNED_TIE_AWARE = 0.5912457912457912
 PINNED_TIE_AWARE_DISTRACTOR = 0.053737373737373736

@@ -11,7 +11,8 @@ default sort on exact ties), the reference follows the ``steb`` protocol's state
 (``evaluators/tasks/PROTOCOL.md``, "Same numbers on every CPU"), written here from that
 statement: unit vectors with an ``math.fsum`` norm rounded to integers on the ``2^-26``
 grid, cosines as exact integer dot products (numpy's int64 matmul, no BLAS) times
-``2^-52``, ranks by a stable sort. ``literal=True`` / ``literal_float32=True`` run the
+``2^-52``, ranks by a stable sort; for order alignment (issue 33) the float64 unit
+vectors themselves, each cosine their dot product correctly rounded. ``literal=True`` / ``literal_float32=True`` run the
 authors' arithmetic as is.
 """
 
@@ -58,8 +59,39 @@ def grid_cos(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return (a @ b.T).astype(np.float64) / float(GRID) ** 2
 
 
+def units(x: np.ndarray) -> np.ndarray:
+    """Their float64 unit vectors, the norm ``sqrt(fsum(x_i^2))`` correctly rounded;
+    zero vectors stay zero. Any leading shape, last axis = the vector."""
+    flat = np.asarray(x, dtype=np.float64).reshape(-1, np.shape(x)[-1])
+    out = np.zeros(flat.shape)
+    for i, row in enumerate(flat):
+        norm = math.sqrt(math.fsum(v * v for v in row.tolist()))
+        if norm > 0:
+            out[i] = row / norm
+    return out.reshape(np.shape(x))
+
+
+def _pieces(x: np.ndarray) -> list[np.ndarray]:
+    """``x`` as the sum of three floats of at most 18 significant bits each (mantissa
+    cut at bits 18 and 36 by ``frexp``/``trunc``): every product of two pieces is exact."""
+    mantissa, exponent = np.frexp(x)
+    first = np.trunc(mantissa * 2.0**18) / 2.0**18
+    rest = mantissa - first
+    second = np.trunc(rest * 2.0**36) / 2.0**36
+    return [np.ldexp(piece, exponent) for piece in (first, second, rest - second)]
+
+
+def exact_cos(a: np.ndarray, b: np.ndarray) -> float:
+    """The dot product of two unit vectors correctly rounded to float64: the exact
+    products of their 18-bit pieces, summed by ``math.fsum`` (exact sum, one rounding)."""
+    both = (a != 0) & (b != 0)
+    pa, pb = _pieces(a[both]), _pieces(b[both])
+    return math.fsum(np.concatenate([x * y for x in pa for y in pb]).tolist())
+
+
 def _align(src: np.ndarray, tgt: np.ndarray, offset: int = 0) -> float:
-    cost = 1.0 - np.maximum(grid_cos(src, tgt), 0.0)
+    cos = np.array([[exact_cos(a, b) for b in tgt] for a in src])
+    cost = 1.0 - np.maximum(cos, 0.0)
     rows, cols = linear_sum_assignment(cost)
     return float(np.mean(cols[np.argsort(rows)] == np.arange(src.shape[0]) + offset))
 
@@ -67,10 +99,12 @@ def _align(src: np.ndarray, tgt: np.ndarray, offset: int = 0) -> float:
 def order_alignment(sequences: list[np.ndarray], labels: list[str]) -> dict[str, float]:
     """``acc_mean`` and ``distractor_acc_mean``: every same-label pair i < j
     (itertools.combinations), Hungarian on ``1 - max(cos, 0)``, distractor variants
-    replacing j's last/first item by i's and dropping it from i (cosines: the gridded
-    rule; their float64 BLAS products differ from it in the last bits, which decide
-    near-tied items differently on different CPUs)."""
-    emb = grid_units(np.array(sequences, dtype=float))
+    replacing j's last/first item by i's and dropping it from i. Cosines: their float64
+    arithmetic with the one CPU-dependent step made exact (the protocol's rule, issue
+    33): float64 unit vectors (:func:`units`), each dot product correctly rounded
+    (:func:`exact_cos`; their BLAS products differ from it in the last bit, which picks
+    among near-tied optima differently on different CPUs)."""
+    emb = units(np.array(sequences, dtype=float))
     by_label: dict[str, list[int]] = {}
     for idx, label in enumerate(labels):
         by_label.setdefault(label, []).append(idx)
