@@ -150,6 +150,40 @@ def _unknown(spec: str) -> UnknownNameError:
 
 _UNEXPECTED = re.compile(r"unexpected keyword argument '(\w+)'")
 
+BACKEND_OPTIONS = ("backend", "precision", "token_budget", "strict")
+"""The options of the fast path of the ``minilm``, ``st:``, ``hf:`` and ``causal:``
+encoders (:mod:`evaluators.encoders.backends`; ``strict``: refuse drift, the steb
+protocol). An encoder of a kind in :data:`NO_MODEL_KINDS` runs no model to export or
+autocast, so it ignores them (with an :class:`BackendOptionIgnored` warning) and runs
+as always: one run with ``--backend onnx`` can hold function words and MiniLM. Any other
+encoder that does not take them (LUAR, LISA, Neurobiber, a served model) refuses them."""
+NO_MODEL_KINDS = ("non-neural", "baseline")
+
+
+class BackendOptionIgnored(UserWarning):
+    """A non-neural or baseline encoder was given a backend, precision or token budget."""
+
+
+def _without_backend_options(
+    spec: str, entry: EncoderEntry, options: dict[str, Any]
+) -> dict[str, Any]:
+    """``options`` less :data:`BACKEND_OPTIONS` for an encoder of :data:`NO_MODEL_KINDS`
+    (a one-line warning names what was ignored); unchanged for any other."""
+    if entry.kind not in NO_MODEL_KINDS:
+        return options
+    given = {k: v for k, v in options.items() if k in BACKEND_OPTIONS}
+    named = {k: v for k, v in given.items() if k != "strict" and v is not None}
+    if named:
+        import warnings
+
+        said = ", ".join(f"{k.replace('_', '-')} {v}" for k, v in named.items())
+        warnings.warn(
+            f"{spec}: {said} ignored: a {entry.kind} encoder runs no model (it runs as always)",
+            BackendOptionIgnored,
+            stacklevel=4,  # the caller of get_encoder
+        )
+    return {k: v for k, v in options.items() if k not in given}
+
 
 def _build(
     spec: str,
@@ -159,14 +193,20 @@ def _build(
     options: dict[str, Any],
 ) -> Any:
     kwargs = {key: value for key, value in common.items() if key in entry.takes}
+    options = _without_backend_options(spec, entry, options)
     try:
         return entry.factory(*args, **kwargs, **options)
     except TypeError as error:
         match = _UNEXPECTED.search(str(error))
         if match is None:
             raise
+        hint = (
+            "; backend, precision and token budget apply to minilm, st:, hf: and causal:"
+            if match.group(1) in BACKEND_OPTIONS
+            else ""
+        )
         raise StylebenchError(
-            f"encoder {spec!r} does not take the option {match.group(1)!r}"
+            f"encoder {spec!r} does not take the option {match.group(1)!r}{hint}"
         ) from None
 
 
