@@ -156,6 +156,8 @@ def exact_row_dots(a: ArrayLike, b: ArrayLike) -> np.ndarray:
         raise ValueError(f"a and b must be 2-D of one shape; got {x.shape} and {y.shape}")
     if x.size and max(float(np.abs(x).max()), float(np.abs(y).max())) > 1.0:
         raise ValueError("exact_row_dots takes entries of magnitude at most 1 (unit vectors)")
+    if not len(x):
+        return np.zeros(0)
     p = x * y
     rows, cols = np.nonzero(p)  # zero products (sparse vectors) add nothing
     xs, ys, ps = x[rows, cols], y[rows, cols], p[rows, cols]

@@ -131,7 +131,12 @@ def exact_costs(units: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.nda
         np.minimum(left, right) * len(units) + np.maximum(left, right), return_inverse=True
     )
     first, second = np.divmod(keys, len(units))
-    cosines = exact_row_dots(units[first], units[second])[where.ravel()].reshape(b, k, m)
+    # a cosine clearly below 0 costs 1 in any arithmetic: the exact dot only for the rest
+    # (BLAS-free einsum as a filter; its last bits cannot move a value across -1e-6 and 0)
+    unique = np.zeros(len(keys))
+    needed = np.einsum("ij,ij->i", units[first], units[second]) > -1e-6
+    unique[needed] = exact_row_dots(units[first[needed]], units[second[needed]])
+    cosines = unique[where.ravel()].reshape(b, k, m)
     return 1.0 - np.maximum(cosines, 0.0)
 
 
