@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from dataset_scripts.core.errors import UnknownNameError
 
-PROTOCOL_VERSION = "1"
+#: 2: exact-grid cosines (issue 25); float64 order-alignment decisions near ties (issue 33)
+PROTOCOL_VERSION = "2"
 DEFAULT_PROTOCOL = "steb"
 PROTOCOLS: dict[str, str] = {
     "steb": "the STEB authors' code where the paper is silent (solver tie-breaks)",

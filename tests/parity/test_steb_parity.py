@@ -70,7 +70,7 @@ def test_order_alignment_stel(stel: Table) -> None:
     assert result.metrics["distractor_accuracy"] == pytest.approx(
         theirs["distractor_acc_mean"], abs=TOL
     )
-    assert result.details["protocol"] == {"name": "steb", "version": "1"}
+    assert result.details["protocol"] == {"name": "steb", "version": "2"}
     # the tie-aware number differs exactly where items are tied (most of them here)
     assert result.metrics["tied_share"] > 0.5
     assert result.metrics["accuracy_tie_aware"] < result.metrics["accuracy"]
