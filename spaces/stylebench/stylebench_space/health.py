@@ -4,7 +4,8 @@
 reason it did not), and every view of every benchmark answers. ``GET /health`` returns
 that result as JSON: status 200 with ``"status": "ok"`` when the configured table loaded
 and every view answered, 503 with the reason otherwise (the Space still serves the paper's
-rows then). :func:`routes` gives the route for ``demo.launch(app_kwargs={"routes": ...})``,
+rows then); ``warm_up`` says whether the other tabs' libraries have loaded
+(:mod:`stylebench_space.warmup`). :func:`routes` gives the route for ``demo.launch(app_kwargs={"routes": ...})``,
 so it sits on Gradio's own FastAPI app, before Gradio's routes.
 """
 
@@ -61,10 +62,16 @@ def self_check() -> dict[str, Any]:
 
 
 def health_state() -> dict[str, Any]:
+    """The self-check's result, and the background warm-up's state under ``warm_up`` (the
+    status code follows the table alone: the leaderboard is served while the other tabs'
+    libraries load, and their requests wait for them)."""
+    from stylebench_space import warmup
+
     with _lock:
-        if _state:
-            return dict(_state)
-    return self_check()
+        state = dict(_state)
+    if not state:
+        state = self_check()
+    return {**state, "warm_up": warmup.state()}
 
 
 def routes() -> list[Any]:

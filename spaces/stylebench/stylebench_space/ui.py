@@ -39,6 +39,7 @@ from stylebench_space import (
     leaderboard_tab,
     metrics_tab,
     submissions_tab,
+    warmup,
 )
 from stylebench_space.backends import arb_backend, detector_names, steb_backend
 from stylebench_space.safety import (
@@ -63,12 +64,16 @@ its repository, `pip install -c requirements.lock -e ".[models]"`, then `stylebe
 """
 
 
-def guarded(function: Callable[..., Any]) -> Callable[..., Any]:
-    """Show a visitor a one-line message (``gr.Error``), never a traceback or a server path."""
+def guarded(function: Callable[..., Any], *, warm: bool = True) -> Callable[..., Any]:
+    """Show a visitor a one-line message (``gr.Error``), never a traceback or a server path.
+    ``warm``: wait for the background warm-up first (:mod:`stylebench_space.warmup`; the
+    handler may import the libraries it loads); the leaderboard's handlers do not."""
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
+            if warm:
+                warmup.wait()
             return function(*args, **kwargs)
         except gr.Error:
             raise
@@ -81,6 +86,11 @@ def guarded(function: Callable[..., Any]) -> Callable[..., Any]:
             ) from None
 
     return wrapper
+
+
+def guarded_now(function: Callable[..., Any]) -> Callable[..., Any]:
+    """:func:`guarded` without waiting for the warm-up (the leaderboard's in-memory views)."""
+    return guarded(function, warm=False)
 
 
 # ----------------------------------------------------------------------------- handlers
@@ -406,27 +416,27 @@ def _datasets_tab() -> None:
     show.click(dataset_details, inputs=chosen, outputs=[card, rows], api_name="dataset_details")
 
 
+def import_plotting() -> None:
+    """Import matplotlib's pyplot once, in the main thread, before serving: Gradio enters
+    ``matplotlib.use("agg")`` around every event, and the first events, in many worker
+    threads at once, raced on importing it ("partially initialized module
+    'matplotlib.pyplot'")."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot
+
+
 def warm_up() -> None:
-    """Import the heavy libraries (evaluate, datasets, transformers) before serving, so
-    the first metric or dataset request does not wait for them. This runs in the main
-    thread on purpose: importing them in a background thread while a request imports
-    them too raced in transformers' lazy module (``AttributeError: ...
-    PreTrainedTokenizerBase``)."""
-    try:
-        # gradio enters matplotlib.use("agg") around every event; the first one, in many
-        # worker threads at once, raced on importing matplotlib.pyplot ("partially
-        # initialized module 'matplotlib.pyplot'"): import it once, here
-        import matplotlib
+    """Import the heavy libraries (evaluate, datasets, transformers), so the first metric or
+    dataset request does not wait for them. ``app.py`` runs this in the background thread of
+    :mod:`stylebench_space.warmup` once the server listens; every handler but the
+    leaderboard's waits for it (importing them in two threads at once raced in
+    transformers' lazy module: ``AttributeError: ... PreTrainedTokenizerBase``)."""
+    metrics_tab.get_metric("tpr_at_fpr")
+    import transformers
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot
-
-        metrics_tab.get_metric("tpr_at_fpr")
-        import transformers
-
-        _ = transformers.PreTrainedTokenizerBase  # resolve the lazy module once, here
-    except Exception:  # a warm-up must never take the Space down
-        log.exception("warm-up failed")
+    _ = transformers.PreTrainedTokenizerBase  # resolve the lazy module once, here
 
 
 def build_demo() -> gr.Blocks:
@@ -438,7 +448,7 @@ def build_demo() -> gr.Blocks:
             with gr.Tab("Embedding models", id="embedding"):
                 _embedding_tab()
             with gr.Tab("Leaderboard", id="leaderboard"):
-                lb_load, lb_inputs, lb_outputs = leaderboard_tab.build(guarded)
+                lb_load, lb_inputs, lb_outputs = leaderboard_tab.build(guarded_now)
             with gr.Tab("Submissions", id="submissions"):
                 submissions_tab.build(guarded)
             with gr.Tab("Detectors", id="detectors"):
