@@ -51,6 +51,10 @@ def rss_mb(pid: int) -> float:
     return total / 2**20
 
 
+def count_files(folder: Path) -> int:
+    return sum(1 for p in folder.rglob("*") if p.is_file()) if folder.exists() else 0
+
+
 def main() -> None:
     from gradio_client import Client
 
@@ -59,10 +63,16 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--cache-seconds", type=int, default=60)
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench-space-memory-"))
     home, gradio_tmp = work / "home", work / "gradio"
-    env = {"STYLEBENCH_SPACE_HOME": str(home), "GRADIO_TEMP_DIR": str(gradio_tmp)}
+    env = {
+        "STYLEBENCH_SPACE_HOME": str(home),
+        "GRADIO_TEMP_DIR": str(gradio_tmp),
+        # Gradio's cache sweep at a bench's time scale (the Space's default age is 30 min)
+        "STYLEBENCH_SPACE_CACHE_SECONDS": str(args.cache_seconds),
+    }
     with running_space(work, work / "space.log", **env) as (url, process):
         clients: dict[int, Client] = {}
 
@@ -91,15 +101,16 @@ def main() -> None:
                 peak = max(peak, rss_mb(process.pid))
                 print(
                     f"  {first + start + min(100, len(rest) - start):5d} requests: "
-                    f"{rss_mb(process.pid):7.1f} MB",
+                    f"{rss_mb(process.pid):7.1f} MB, Gradio cache {count_files(gradio_tmp)} files",
                     flush=True,
                 )
         after_all = rss_mb(process.pid)
+        cached = count_files(gradio_tmp)  # while serving: Gradio empties it when it stops
         seconds = time.monotonic() - started
     charts = len(list((home / "charts").glob("*.png")))
-    cached = sum(1 for p in gradio_tmp.rglob("*") if p.is_file()) if gradio_tmp.exists() else 0
     failures = [o for o in outcomes if o.startswith("failure")]
     print(f"load average {os.getloadavg()[0]:.1f}; {args.requests} requests in {seconds:.0f} s")
+    print(f"Gradio cache files older than {args.cache_seconds} s swept")
     print(f"answers {outcomes.count('answer')}, messages {outcomes.count('message')}, ", end="")
     print(f"failures {len(failures)} {failures[:2]}")
     print(f"memory after {first}: {after_first:.1f} MB; after {args.requests}: {after_all:.1f} MB")

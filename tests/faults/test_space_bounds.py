@@ -54,3 +54,13 @@ def test_a_run_releases_its_cache_connection(home: Path, monkeypatch: pytest.Mon
     for entry in opened:
         with pytest.raises(sqlite3.ProgrammingError, match="closed"):
             entry._db.execute("SELECT 1")
+
+
+def test_gradio_file_cache_is_swept(home: Path) -> None:
+    """Every file an answer returns is copied into Gradio's cache and remembered in a set:
+    the Space configures Gradio's sweep so both stay bounded over a long run."""
+    from stylebench_space import ui
+
+    demo = ui.build_demo()
+    assert demo.delete_cache == (ui.CACHE_SWEEP_SECONDS, ui.CACHE_MAX_AGE_SECONDS)
+    assert 0 < ui.CACHE_SWEEP_SECONDS <= ui.CACHE_MAX_AGE_SECONDS <= 24 * 3600

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -55,6 +56,14 @@ log = logging.getLogger("stylebench_space")
 CONCURRENCY = 4  # events served at once (the heavy ones share one slot, see HEAVY)
 HEAVY = "heavy"
 QUEUE_SIZE = 64
+# Gradio copies every file an answer returns (charts, CSVs, plots) into its cache folder and
+# remembers the copy in a per-Blocks set; without delete_cache both grow with every request
+# for as long as the Space runs. Every CACHE_SWEEP_SECONDS, copies older than
+# CACHE_MAX_AGE_SECONDS are deleted and forgotten (a page left open longer than that loses
+# its download links; rerunning the request makes them again). STYLEBENCH_SPACE_CACHE_SECONDS
+# sets the age (the sweep runs at a sixth of it, at least every second).
+CACHE_MAX_AGE_SECONDS = max(1, int(os.environ.get("STYLEBENCH_SPACE_CACHE_SECONDS") or 1800))
+CACHE_SWEEP_SECONDS = max(1, CACHE_MAX_AGE_SECONDS // 6)
 
 INTRO = """# stylebench: evaluate writing style
 Try a **style embedding** on style tasks beside the STEB paper's leaderboard, an **AI-text
@@ -442,7 +451,9 @@ def warm_up() -> None:
 def build_demo() -> gr.Blocks:
     """The whole Space (queue configured)."""
     embedding.ensure_demo_dataset()
-    with gr.Blocks(title="stylebench") as demo:
+    with gr.Blocks(
+        title="stylebench", delete_cache=(CACHE_SWEEP_SECONDS, CACHE_MAX_AGE_SECONDS)
+    ) as demo:
         gr.Markdown(INTRO)
         with gr.Tabs():
             with gr.Tab("Embedding models", id="embedding"):
