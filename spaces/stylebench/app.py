@@ -12,6 +12,10 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
+from stylebench_space.memory import limit_malloc_arenas  # noqa: E402
+
+limit_malloc_arenas()  # first, before any thread (stylebench_space/memory.py)
+
 from stylebench_space import health, warmup  # noqa: E402
 from stylebench_space.embedding import space_home  # noqa: E402
 from stylebench_space.ui import build_demo, import_plotting, warm_up  # noqa: E402

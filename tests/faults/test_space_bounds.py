@@ -64,3 +64,58 @@ def test_gradio_file_cache_is_swept(home: Path) -> None:
     demo = ui.build_demo()
     assert demo.delete_cache == (ui.CACHE_SWEEP_SECONDS, ui.CACHE_MAX_AGE_SECONDS)
     assert 0 < ui.CACHE_SWEEP_SECONDS <= ui.CACHE_MAX_AGE_SECONDS <= 24 * 3600
+
+
+ARENA_PROBE = """
+import ctypes, sys, threading
+sys.path.insert(0, {space!r})
+from stylebench_space.memory import limit_malloc_arenas
+print(limit_malloc_arenas({env!r}), flush=True)
+libc = ctypes.CDLL("libc.so.6")
+libc.malloc.restype = ctypes.c_void_p
+libc.free.argtypes = [ctypes.c_void_p]
+start = threading.Barrier(8)
+def work():
+    start.wait()
+    blocks = [libc.malloc(64) for _ in range(20000)]
+    for b in blocks:
+        libc.free(b)
+threads = [threading.Thread(target=work) for _ in range(8)]
+[t.start() for t in threads]
+[t.join() for t in threads]
+libc.malloc_stats()  # one "Arena N:" block per arena, on stderr
+"""
+
+
+def _arenas(env: dict[str, str]) -> tuple[str, int]:
+    import subprocess
+
+    code = ARENA_PROBE.format(space=str(SPACE_DIR), env=env)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    return done.stdout.strip(), done.stderr.count("Arena ")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
+def test_the_space_caps_malloc_arenas_so_threads_share_them() -> None:
+    """Eight threads allocating at once: two arenas under the Space's cap, more without it
+    (glibc gives contending threads arenas of their own, which hold fragmented pages: the
+    Space's memory grew with its worker threads)."""
+    capped, n_capped = _arenas({})
+    assert capped == "2" and n_capped <= 2
+    off, n_off = _arenas({"STYLEBENCH_SPACE_MALLOC_ARENAS": "0"})
+    assert off == "None" and n_off > 2
+
+
+def test_the_arena_cap_honours_the_operator() -> None:
+    from stylebench_space.memory import limit_malloc_arenas
+
+    assert limit_malloc_arenas({"MALLOC_ARENA_MAX": "4"}) is None  # glibc read it itself
+    with pytest.raises(ValueError, match="whole number of arenas, got 'two'"):
+        limit_malloc_arenas({"STYLEBENCH_SPACE_MALLOC_ARENAS": "two"})
+
+
+def test_app_caps_arenas_before_it_imports_the_space() -> None:
+    source = (SPACE_DIR / "app.py").read_text(encoding="utf-8")
+    assert source.index("limit_malloc_arenas()") < source.index("from stylebench_space import")
