@@ -43,7 +43,6 @@ import math
 from typing import Any
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from dataset_scripts.core.schemas import ORDER
 from evaluators.data import Table
@@ -172,6 +171,8 @@ def solver_accuracies(
     is unique under both arithmetics and the gridded costs are solved; the other items
     are solved on :func:`exact_costs`.
     """
+    from scipy.optimize import linear_sum_assignment  # not at import: keeps the CLI start light
+
     near = _near_tied(costs, grid_error_bound(units.shape[1]))
     chosen = np.array(costs, dtype=np.float64, copy=True)
     if near.any():
