@@ -2,6 +2,7 @@
 loop (not collected by pytest).
 
     python tests/benchmarks/bench_encode.py [--ccat 400] [--skip-process] [--work DIR]
+        [--protocol chunk|truncate]
 
 Part 1, in one process on the same texts (the demo dataset's unique texts, and CCAT50
 news articles from ``../shared/corpora/ccat50``, each truncated at MiniLM's 256 tokens):
@@ -18,7 +19,10 @@ STEB datasets: ``stylebench run --model minilm`` (torch, then the fastest backen
 the tolerance; its ONNX export already made once, as for every later run) vs a plain
 sentence-transformers loop that, for each (dataset, task), encodes the task's unique texts
 with ``SentenceTransformer.encode`` and scores them with the same evaluator (target
-<= 0.4x with the fast backend). The machine is shared: the load average is printed.
+<= 0.4x with the fast backend). Both sides do the same work on long texts: with
+``--protocol chunk`` (default, the STEB protocol of our default run) the plain loop splits
+them with the same spaCy splitter and mean-pools the chunks (``ChunkAndPool`` around the
+bare model); with ``--protocol truncate`` both truncate. The load average is printed.
 """
 
 from __future__ import annotations
