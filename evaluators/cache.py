@@ -36,6 +36,7 @@ from dataset_scripts.core.errors import StylebenchError
 from evaluators.encoders.base import identity_key
 
 DB_NAME = "embeddings.sqlite"
+LOCK_DEADLINE_S = 120.0  # how long a writer waits for another one's lock
 T = TypeVar("T")
 
 
@@ -88,7 +89,7 @@ class EmbeddingCache:
                 manifest.write_text(json.dumps(identity, indent=2, sort_keys=True, default=str))
         except OSError as error:
             raise self._storage_error(error.strerror or str(error), error.errno) from None
-        self._db = self._guard(lambda: sqlite3.connect(self.path, timeout=120))
+        self._db = self._guard(lambda: sqlite3.connect(self.path, timeout=LOCK_DEADLINE_S))
         self._guard(self._init_schema)
 
     def _storage_error(self, detail: str, errno_code: int | None = None) -> CacheStorageError:
@@ -133,7 +134,7 @@ class EmbeddingCache:
         """Run a database action; a damaged file becomes :class:`CacheDamagedError`, a
         write the disk refuses (full, read-only) :class:`CacheStorageError`."""
         try:
-            return action()
+            return self._retry_locked(action)
         except sqlite3.DatabaseError as error:
             if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
                 raise
@@ -147,6 +148,28 @@ class EmbeddingCache:
             ) from None
         except OSError as error:
             raise self._storage_error(error.strerror or str(error), error.errno) from None
+
+    @staticmethod
+    def _retry_locked(action: Callable[[], T]) -> T:
+        """Run ``action``, retrying while another connection holds the lock.
+
+        SQLite's busy timeout does not cover every lock: switching a new file to WAL
+        while other writers open it returns "database is locked" at once (1 in 40
+        eight-writer races here). Every action here is idempotent (schema set-up, one
+        ``INSERT OR REPLACE`` transaction, reads), so it is retried with backoff until
+        :data:`LOCK_DEADLINE_S` has passed, then the error is raised as it came."""
+        import time
+
+        deadline = time.monotonic() + LOCK_DEADLINE_S
+        pause = 0.005
+        while True:
+            try:
+                return action()
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() + pause > deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.5)
 
     def _init_schema(self) -> None:
         self._db.execute("PRAGMA journal_mode=WAL")
