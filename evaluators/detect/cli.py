@@ -171,15 +171,16 @@ def run_cmd(
 ) -> None:
     """Score a human/machine set with detectors: AUROC and TPR@FPR with bootstrap CIs,
     overall and per group, a ROC plot, scores per text; resumable."""
-    from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
-    from evaluators.detect.data import load_detection_set
-    from evaluators.detect.estimate import estimate_seconds
+    from evaluators.console import cli_console
+    from evaluators.detect.data import label_reading, load_detection_set
+    from evaluators.detect.estimate import describe_seconds, estimate_seconds
     from evaluators.detect.report import fpr_key, fpr_label
     from evaluators.detect.run import run_detection
 
-    console = Console()
+    console = cli_console()
     fprs = fprs or ((0.05, 0.01) if protocol == "raid" else (0.01,))
     if protocol == "raid":
         if domain_column is None and "domain" in group_columns:
@@ -216,14 +217,20 @@ def run_cmd(
     out = out or Path("stylebench_results") / "detect" / (Path(data).name.split(".")[0] or "data")
     n_h = dataset.labels.count(0)
     # with a supervised detector only the held-out share is scored (by every detector)
-    evaluated = dataset.texts
+    # (a split column: every row counted as evaluated, an upper bound)
+    evaluated, fit_texts = dataset.texts, []
     if "tfidf" in detectors and dataset.splits is None:
-        evaluated = dataset.texts[: round(len(dataset) * (1 - train_fraction))]
+        cut = round(len(dataset) * (1 - train_fraction))
+        evaluated, fit_texts = dataset.texts[:cut], dataset.texts[cut:]
     console.print(
         f"{dataset.name}: {n_h:,} human and {len(dataset) - n_h:,} machine texts"
         + (f", groups: {', '.join(dataset.groups)}" if dataset.groups else "")
-        + f"; estimated scoring time on 2 CPU cores: about "
-        f"{estimate_seconds(detectors, evaluated) / 60:.1f} min"
+        + "; estimated scoring time on 2 CPU cores: "
+        + describe_seconds(estimate_seconds(detectors, evaluated, fit_texts))
+    )
+    console.print(
+        f"  labels read as {escape(label_reading(dataset))}"
+        + ("" if human_label is not None else " (--human-label/--machine-label to change)")
     )
     for reason, n in sorted(dataset.dropped.items()):
         console.print(f"  dropped {n:,}: {reason}")

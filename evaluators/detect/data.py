@@ -63,6 +63,8 @@ class DetectionSet:
     label_column: str = "label"
     split_keys: list[str] | None = None  # --split-by: rows sharing a value stay together
     leaks: dict[str, int] = field(default_factory=dict)  # what leaks.scan_duplicates found
+    # how each raw label value was read: value as text -> 0 (human) / 1 (machine)
+    label_values: dict[str, int] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -79,6 +81,7 @@ class DetectionSet:
             self.label_column,
             None if self.split_keys is None else [self.split_keys[i] for i in index],
             dict(self.leaks),
+            dict(self.label_values),
         )
 
 
@@ -140,6 +143,23 @@ def parse_label(
     )
 
 
+def label_reading(data: DetectionSet, limit: int = 6) -> str:
+    """How the labels were read, for the run's first lines: ``label: '1' = machine, '0' =
+    human`` (at most ``limit`` values per side, then a count).
+
+    >>> d = DetectionSet("x", [], [], [], label_values={"0": 0, "1": 1})
+    >>> label_reading(d)
+    "label: '1' = machine, '0' = human"
+    """
+    sides = []
+    for side, name in ((1, "machine"), (0, "human")):
+        values = [v for v, y in data.label_values.items() if y == side]
+        shown = ", ".join(repr(v) for v in values[:limit])
+        more = f" and {len(values) - limit} more" if len(values) > limit else ""
+        sides.append(f"{shown}{more} = {name}" if values else f"no value = {name}")
+    return f"{data.label_column}: " + ", ".join(sides)
+
+
 def _present(value: object) -> bool:
     if value is None or (isinstance(value, float) and value != value):
         return False
@@ -191,6 +211,7 @@ def load_detection_set(
     texts, labels, ids, splits, keys = [], [], [], [], []
     group_values: dict[str, list[str]] = {g: [] for g in groups}
     unknown: dict[str, str] = {}  # label value outside the mapping -> its first row
+    read_as: dict[str, int] = {}
     for index, (where, row) in enumerate(src.rows):
         text, label = row.get(text_column), row.get(label_column)
         if not _present(text):
@@ -205,6 +226,7 @@ def load_detection_set(
             unknown.setdefault(label_text(label), where)
             continue
         labels.append(parse_label(label, where, label_column, mapping))
+        read_as.setdefault(label_text(label), labels[-1])
         texts.append(text.strip())
         ids.append(str(row[id_column]) if id_column else str(index))
         for g in groups:
@@ -236,6 +258,7 @@ def load_detection_set(
         dict(dropped),
         label_column,
         keys if split_by else None,
+        label_values=read_as,
     )
     data = _handle_duplicates(data, duplicates, conflicts)
     if sample is not None and sample < len(data):

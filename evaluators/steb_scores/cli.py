@@ -32,10 +32,9 @@ _clusters_option = click.option(
 
 
 def _console():
-    from rich.console import Console
+    from evaluators.console import cli_console
 
-    console = Console()
-    return console if console.is_terminal else Console(width=220)
+    return cli_console()
 
 
 def _summary(results: tuple[Path, ...], clusters_file: Path | None, n_boot: int, seed: int):

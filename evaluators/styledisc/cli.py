@@ -202,8 +202,8 @@ def run(
     """Evaluate metrics, judges and ensembles; write Tables 2-3, per-domain CSV and chart.
     Embedding metrics embed each unique text once per encoder through the Runner's cache."""
     import numpy as np
-    from rich.console import Console
 
+    from evaluators.console import cli_console
     from evaluators.paths import embedding_cache_dir
     from evaluators.styledisc.evaluation import MISSING, evaluate, load_triplets
     from evaluators.styledisc.metrics import EmbeddingMetric, get_metric, metric_votes
@@ -215,7 +215,7 @@ def run(
         write_report,
     )
 
-    console = Console()
+    console = cli_console()
     rows = [row for ref in datasets for row in load_triplets(ref)]
     votes: dict[str, np.ndarray] = {}
     families: dict[str, str] = {}
@@ -281,8 +281,7 @@ def report(results: Path | None) -> None:
     """Tables 2 and 3 of a run beside the paper's values, from its results.json."""
     import json
 
-    from rich.console import Console
-
+    from evaluators.console import cli_console
     from evaluators.styledisc.evaluation import Score
     from evaluators.styledisc.report import render_rich
 
@@ -304,7 +303,7 @@ def report(results: Path | None) -> None:
             for k, v in row.items()
         }
 
-    console = Console()
+    console = cli_console()
     console.print(
         render_rich(
             [scores(r) for r in data["table2"]],

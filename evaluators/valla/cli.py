@@ -149,13 +149,12 @@ def run_command(
 )
 def report_command(results: Path, out: Path | None) -> None:
     """Print the paper's Tables 3-8 beside your runs; write Markdown and CSV."""
-    from rich.console import Console
-
+    from evaluators.console import cli_console
     from evaluators.valla.evaluate import load_results
     from evaluators.valla.report import rich_tables, write_report
 
     records = load_results(results)
-    console = Console()
+    console = cli_console()
     for table in rich_tables(records):
         console.print(table)
     markdown, table_csv = write_report(records, out or results)

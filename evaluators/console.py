@@ -1,0 +1,29 @@
+"""The command line's one console: how every ``stylebench`` command prints.
+
+In a terminal, rich wraps to the terminal's width. Printed to a pipe, a file or a CI log,
+rich would assume 80 columns and cut table cells (``detec…``, ``TPR@5…``); there the
+console is as wide as the widest line needs (:data:`PIPE_WIDTH`), so tables and messages
+come out whole, one line per message.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+# wide enough for any table we print; rich pads nothing to this width (tables take the
+# width of their cells, messages are soft-wrapped)
+PIPE_WIDTH = 100_000
+
+
+def cli_console(**options: Any) -> Console:
+    """A rich console for CLI output: messages never wrapped mid-phrase
+    (``soft_wrap``), tables never truncated when the output is not a terminal."""
+    from rich.console import Console
+
+    console = Console(soft_wrap=True, **options)
+    if console.is_terminal or "width" in options:
+        return console
+    return Console(soft_wrap=True, width=PIPE_WIDTH, **options)
