@@ -635,7 +635,11 @@ _register()
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: stylebench errors become one line on stderr and exit status 2."""
+    """Entry point: stylebench errors become one line on stderr and exit status 2; its
+    warnings one line each (:func:`evaluators.console.one_line_warnings`)."""
+    from evaluators.console import one_line_warnings
+
+    one_line_warnings()
     try:
         cli.main(args=argv, prog_name="stylebench", standalone_mode=False)
     except click.exceptions.Abort:

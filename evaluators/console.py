@@ -27,3 +27,26 @@ def cli_console(**options: Any) -> Console:
     if console.is_terminal or "width" in options:
         return console
     return Console(soft_wrap=True, width=PIPE_WIDTH, **options)
+
+
+def one_line_warnings() -> None:
+    """Print stylebench's own warnings (classes defined in ``evaluators`` or
+    ``dataset_scripts``) as one line, ``warning: <message>``, instead of Python's two lines
+    with a file name and the warning's source line; other libraries' warnings keep
+    Python's format. Called once by the ``stylebench`` entry point."""
+    import warnings
+
+    if getattr(warnings.showwarning, "_stylebench", False):
+        return
+    default = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):  # type: ignore[no-untyped-def]
+        if not category.__module__.startswith(("evaluators.", "dataset_scripts.")):
+            return default(message, category, filename, lineno, file, line)
+        import sys
+
+        text = " ".join(str(message).split())
+        print(f"warning: {text}", file=file or sys.stderr)
+
+    show._stylebench = True  # type: ignore[attr-defined]
+    warnings.showwarning = show
