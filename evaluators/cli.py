@@ -368,7 +368,7 @@ def run(
         )
         console.print(f"[dim]{record.path}[/dim]  {how}")
     for model in models if benchmark else ():
-        _print_steb_scores(console, out, model)
+        _print_steb_scores(console, out, run_service.model_name(model))
 
 
 def _print_steb_scores(console, out: Path, model: str) -> None:
@@ -650,7 +650,9 @@ def main(argv: list[str] | None = None) -> None:
     except (StylebenchError, FileNotFoundError, ValueError) as error:
         if os.environ.get("STYLEBENCH_DEBUG"):
             raise
-        click.echo(f"error: {error}", err=True)
+        from dataset_scripts.core.url_credentials import redact
+
+        click.echo(f"error: {redact(str(error))}", err=True)  # no credential of a URL
         sys.exit(2)
     except (OSError, RecursionError, MemoryError) as error:
         # the disk, the file system or the input's shape, not a bug: one line, no traceback

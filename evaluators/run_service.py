@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import StylebenchError
+from dataset_scripts.core.url_credentials import redact
 from evaluators.data import Table
 from evaluators.runner import COMMIT_EVERY, Runner, RunRecord, TaskSpec, check_sampling, plan_tasks
 from evaluators.tasks import DEFAULT_SEED, check_tasks
@@ -91,13 +92,22 @@ def plan(datasets: Sequence[str], config: RunConfig) -> list[TaskSpec]:
     return specs
 
 
+def model_name(spec: str) -> str:
+    """The name a model spec is shown and stored under (result folders, records, the
+    progress bar, messages): the spec with every credential of a URL in it shown as
+    ``***`` (``openai-embeddings:m@http://***@host/v1``), so a key written into the
+    URL is sent to the server and nowhere else."""
+    return redact(spec)
+
+
 def load_encoder(model: Any, config: RunConfig) -> tuple[Any, str]:
     """``(encoder, name)`` of a built-in or model name (with the config's chunking,
-    device(s) and batch size), or of an object with ``encode`` (used as it is)."""
+    device(s) and batch size), or of an object with ``encode`` (used as it is). The
+    name is :func:`model_name` of the spec."""
     if isinstance(model, str):
         from evaluators.encoders import get_encoder
 
-        return get_encoder(model, **config.encoder_settings()), model
+        return get_encoder(model, **config.encoder_settings()), model_name(model)
     if not hasattr(model, "encode"):
         raise TypeError(f"an encoder needs an encode(list[str]) method; got {type(model).__name__}")
     return model, getattr(model, "name", type(model).__name__)

@@ -24,7 +24,12 @@ byte, fails when it passes, with an error saying so. Errors are one line naming 
 the status and the server's message. The API key comes from ``api_key=`` or
 ``$OPENAI_API_KEY``; it is sent only as a bearer header and never shown: a key holding a
 newline or another control character is refused without printing it, and no error
-message carries it.
+message carries it. A credential in the URL itself (``http://user:key@host/v1``, or a
+query parameter such as ``?api_key=``) is sent as given (userinfo as basic auth, the
+query as it is, with each path joined before it) and shown nowhere: ``base_url`` and
+every message show it as ``***`` (the rule: :mod:`~dataset_scripts.core.url_credentials`).
+The environment variable is the better place for a key: a command line is visible to
+every user of the machine.
 """
 
 from __future__ import annotations
@@ -38,11 +43,12 @@ import time
 import warnings
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 
 from dataset_scripts.core.errors import StylebenchError
+from dataset_scripts.core.url_credentials import redact, redact_url, scrub, split_credentials
 
 RETRY_STATUS = frozenset({408, 425, 429, 500, 502, 503, 504})
 _CANONICAL = re.compile(r"^(?P<model>\S+?)@(?P<url>https?://\S+)$")
@@ -57,36 +63,56 @@ class ServedModel:
     """A model on an OpenAI-compatible server."""
 
     model: str
-    base_url: str
+    base_url: str  # as given (credentials included): for OpenAIClient, never for display
 
     def spec(self, prefix: str) -> str:
         return f"{prefix}:{self.model}@{self.base_url}"
 
+    def __repr__(self) -> str:  # never shows a credential of the URL
+        return f"ServedModel(model={self.model!r}, base_url={redact_url(self.base_url)!r})"
+
 
 def normalize_base_url(url: str) -> str:
-    """Strip trailing slashes; a URL without a path gets ``/v1`` (the OpenAI API root),
-    one whose path is ``/`` keeps it (the server's root). Idempotent."""
+    """Strip trailing slashes of the path; a URL without a path gets ``/v1`` (the
+    OpenAI API root), one whose path is ``/`` keeps it (the server's root). The query
+    (``?api-version=...``) and the userinfo stay as given; a fragment is dropped (it is
+    never sent). Idempotent. A bad URL is refused, shown with its credentials hidden."""
     url = url.strip()
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise StylebenchError(f"{url!r} is not an http(s) URL of an OpenAI-compatible server")
-    if not parts.path:
-        return url + "/v1"
-    if not parts.path.strip("/"):
-        return url.rstrip("/") + "/"
-    return url.rstrip("/")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 -- raises ValueError for a port that is not a number
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise StylebenchError(
+            f"{redact(url)!r} is not an http(s) URL of an OpenAI-compatible server"
+        )
+    path = parts.path
+    if not path:
+        path = "/v1"
+    elif not path.strip("/"):
+        path = "/"
+    else:
+        path = path.rstrip("/")
+    return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
 
 
 def endpoint(base_url: str, path: str) -> str:
-    """The URL of ``path`` under a normalised ``base_url``."""
-    return f"{base_url.rstrip('/')}/{path.lstrip('/')}"
+    """The URL of ``path`` under a normalised ``base_url``: joined to the URL's path,
+    before its query (``http://h/v1?api-version=2`` + ``models`` is
+    ``http://h/v1/models?api-version=2``)."""
+    parts = urlsplit(base_url)
+    joined = f"{parts.path.rstrip('/')}/{path.lstrip('/')}"
+    return urlunsplit((parts.scheme, parts.netloc, joined, parts.query, parts.fragment))
 
 
 def parse_served_spec(spec: str, prefix: str = "openai") -> ServedModel:
     """Parse ``<prefix>:<model>@<base_url>`` (``<prefix>:`` optional).
 
     The deprecated ``<prefix>:<base_url>::<model>`` form is accepted with a
-    ``FutureWarning``. Raises :class:`StylebenchError` naming the expected form.
+    ``FutureWarning``. Raises :class:`StylebenchError` naming the expected form. The
+    URL may carry credentials (userinfo, ``?api_key=``); no message shows them
+    (:mod:`~dataset_scripts.core.url_credentials`).
     """
     rest = spec.strip()
     if rest.startswith(prefix + ":"):
@@ -95,8 +121,8 @@ def parse_served_spec(spec: str, prefix: str = "openai") -> ServedModel:
         url, _, model = rest.rpartition("::")
         if model and url:
             warnings.warn(
-                f"{spec!r}: the form {prefix}:<url>::<model> is deprecated; "
-                f"write {prefix}:{model}@{url}",
+                f"{redact(spec)!r}: the form {prefix}:<url>::<model> is deprecated; "
+                f"write {prefix}:{model}@{redact(url)}",
                 FutureWarning,
                 stacklevel=2,
             )
@@ -104,7 +130,7 @@ def parse_served_spec(spec: str, prefix: str = "openai") -> ServedModel:
     match = _CANONICAL.match(rest)
     if match is None:
         raise StylebenchError(
-            f"{spec!r}: expected {prefix}:<model>@<base_url> "
+            f"{redact(spec)!r}: expected {prefix}:<model>@<base_url> "
             f"(e.g. {prefix}:my-model@http://127.0.0.1:8000/v1)"
         )
     return ServedModel(match["model"], normalize_base_url(match["url"]))
@@ -169,7 +195,11 @@ class OpenAIClient:
     ) -> None:
         import httpx
 
-        self.base_url = normalize_base_url(base_url)
+        full = normalize_base_url(base_url)
+        # requests go to the URL as given, its userinfo moved to basic auth; every
+        # message and every caller sees it with its credentials shown as ***
+        self._send_base, self._credentials = split_credentials(full)
+        self.base_url = redact_url(full)
         self.max_retries = int(max_retries)
         self.backoff = float(backoff)
         self.max_backoff = float(max_backoff)
@@ -186,17 +216,23 @@ class OpenAIClient:
             )
         self._secret = key or None
         headers = {"Authorization": f"Bearer {key}"} if key else {}
+        creds = self._credentials
         self._http = httpx.Client(
             timeout=self.timeout,
             headers=headers,
+            # userinfo in the URL wins over a bearer key, as a browser or curl does
+            auth=httpx.BasicAuth(creds.username, creds.password or "")
+            if creds.username is not None
+            else None,
             limits=httpx.Limits(max_connections=max_connections),
         )
         self._lock = threading.Lock()
         self.retries_done = 0  # how many retries this client has made (for reports)
 
     def _redact(self, text: str) -> str:
-        """``text`` without the API key (an error message never carries it)."""
-        return text.replace(self._secret, "***") if self._secret else text
+        """``text`` without the API key or a credential of the URL (an error message
+        never carries them)."""
+        return scrub(text, self._credentials, self._secret)
 
     def _attempt(
         self, method: str, url: str, payload: dict[str, Any] | None, deadline: float
@@ -234,7 +270,8 @@ class OpenAIClient:
 
         import httpx
 
-        url = endpoint(self.base_url, path)
+        url = endpoint(self.base_url, path)  # shown in messages
+        send = endpoint(self._send_base, path)  # requested
         deadline = time.monotonic() + self.timeout
         last = ""
         attempts = 0
@@ -243,7 +280,7 @@ class OpenAIClient:
             headers: Any = None
             try:
                 try:
-                    status, headers, body = self._attempt(method, url, payload, deadline)
+                    status, headers, body = self._attempt(method, send, payload, deadline)
                 except httpx.TimeoutException:
                     if deadline - time.monotonic() < 0.1:  # the wait was cut at the deadline
                         raise _DeadlinePassed from None
@@ -301,12 +338,13 @@ class OpenAIClient:
 
     def _not_found_hint(self, status: int) -> str:
         """For a 404 under ``/v1``: how to name a server whose API is elsewhere."""
-        if status != 404 or not self.base_url.endswith("/v1"):
+        parts = urlsplit(self.base_url)
+        if status != 404 or parts.path != "/v1":
             return ""
-        root = self.base_url[: -len("/v1")]
+        root = urlunsplit((parts.scheme, parts.netloc, "/", parts.query, ""))
         return (
             f" (a URL without a path means {self.base_url}; for a server whose API is at "
-            f"its root, end the URL with a slash: {root}/, or give its API path)"
+            f"its root, end the URL with a slash: {root}, or give its API path)"
         )
 
     def models(self) -> list[dict[str, Any]]:

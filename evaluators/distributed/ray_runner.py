@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dataset_scripts.core.errors import StylebenchError
+from dataset_scripts.core.url_credentials import redact
 
 if TYPE_CHECKING:  # workers import the heavy modules only after setting the environment
     import socket
@@ -320,7 +321,7 @@ def run_job(
     ``Sampling.requested()`` and a shipped encoder as ``[ObjectRef]``, which is
     fetched only here. The driver has checked episodes against the whole run."""
     os.environ.update(env or {})
-    from evaluators.run_service import RunConfig, runner_for
+    from evaluators.run_service import RunConfig, model_name, runner_for
     from evaluators.runner import TaskSpec
     from evaluators.tasks.episodes import DEFAULT_SAMPLING, Sampling
 
@@ -344,7 +345,7 @@ def run_job(
         resume=resume,
         progress=False,
     )
-    runner = runner_for(encoder, job.model, config)
+    runner = runner_for(encoder, model_name(job.model), config)
     try:
         records = runner.run(list(job.specs), resume=config.resume, whole_run=False)
     finally:
@@ -462,8 +463,10 @@ def run_on_ray(
             finished[job] = ray.get(done[0])
         except Exception as error:  # RayTaskError wraps the job's own exception
             cause = getattr(error, "cause", None) or error
-            failures.append(f"{job.model} on {job.dataset}: {type(cause).__name__}: {cause}")
-        bar.set_postfix_str(f"{job.model} / {Path(job.dataset).name}", refresh=False)
+            failures.append(
+                redact(f"{job.model} on {job.dataset}: {type(cause).__name__}: {cause}")
+            )
+        bar.set_postfix_str(redact(f"{job.model} / {Path(job.dataset).name}"), refresh=False)
         bar.update(1)
     bar.close()
     if failures:
@@ -482,7 +485,8 @@ def run_on_ray(
             f"{len(unseen)} result files written by Ray workers are not visible here "
             f"(e.g. {unseen[0]}): --out must be on storage shared by every node"
         )
-    by_model: dict[str, list[RunRecord]] = {model: [] for model in models}
+    # keyed by the name the records carry (credentials of a URL shown as ***)
+    by_model: dict[str, list[RunRecord]] = {redact(model): [] for model in models}
     for job in jobs:
-        by_model[job.model].extend(finished[job])
+        by_model[redact(job.model)].extend(finished[job])
     return by_model

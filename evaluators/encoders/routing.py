@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from dataset_scripts.core.errors import StylebenchError, UnknownNameError
+from dataset_scripts.core.url_credentials import redact
 from evaluators.encoders.model_ids import LUAR_IDS, NEUROBIBER_ID
 from evaluators.encoders.table import BUILTIN_ENCODERS, PREFIXES, EncoderEntry
 
@@ -142,7 +143,7 @@ def steb_route(spec: str) -> Route:
 
 def _unknown(spec: str) -> UnknownNameError:
     return UnknownNameError(
-        f"unknown encoder {spec!r}; built-ins: {', '.join(BUILTIN_ENCODERS)}; "
+        f"unknown encoder {redact(spec)!r}; built-ins: {', '.join(BUILTIN_ENCODERS)}; "
         f"or {', '.join(f'{p}:<model>' for p in PREFIXES if p != 'openai-embeddings')}, "
         "openai-embeddings:<model>@<url>, a hub id org/name or a local path"
     )
@@ -178,7 +179,7 @@ def _without_backend_options(
 
         said = ", ".join(f"{k.replace('_', '-')} {v}" for k, v in named.items())
         warnings.warn(
-            f"{spec}: {said} ignored: a {entry.kind} encoder runs no model (it runs as always)",
+            f"{redact(spec)}: {said} ignored: a {entry.kind} encoder runs no model (it runs as always)",
             BackendOptionIgnored,
             stacklevel=4,  # the caller of get_encoder
         )
@@ -206,7 +207,7 @@ def _build(
             else ""
         )
         raise StylebenchError(
-            f"encoder {spec!r} does not take the option {match.group(1)!r}{hint}"
+            f"encoder {redact(spec)!r} does not take the option {match.group(1)!r}{hint}"
         ) from None
 
 

@@ -19,6 +19,11 @@ evaluators and scores.
   ``/v1/models`` entry, or the ``model`` field of the answer), the weights root where the
   server names one (vLLM), the dimension and ``dimensions=``. The URL is not part of it:
   the same model behind another host shares the cache.
+* Keys: ``$OPENAI_API_KEY`` (or ``api_key=``) is sent as a bearer header. A credential
+  written into the URL (``http://user:key@host/v1``, ``?api_key=...``) is sent as given
+  but never shown or stored: the run's model name, its result folders and records, the
+  progress bar and every message show it as ``***``
+  (:mod:`dataset_scripts.core.url_credentials`).
 * A server that starts answering with another dimension or another model id mid-run
   stops the run with an error naming both, instead of mixing vectors.
 
@@ -69,20 +74,20 @@ class ServedEmbeddingEncoder(BaseEncoder):
                 f"{PREFIX}: encoding_format is 'auto', 'float' or 'base64', not {encoding_format!r}"
             )
         self.model = served.model
-        self.base_url = served.base_url
         self.name = self.model
         self.batch_size = int(batch_size)
         self.max_concurrency = int(max_concurrency)
         self.dimensions = dimensions
         self.encoding_format = encoding_format
         self.client = OpenAIClient(
-            self.base_url,
+            served.base_url,
             api_key=api_key,
             timeout=timeout,
             max_retries=max_retries,
             backoff=backoff,
             max_connections=self.max_concurrency,
         )
+        self.base_url = self.client.base_url  # credentials of the URL shown as ***
         self.requests_sent = 0
         entry = self._model_entry()
         if encoding_format == "auto":  # base64 is ~2x cheaper to send and parse than JSON floats

@@ -1,0 +1,188 @@
+"""Issue 42, the runtime items (5, 14-19), tried as an adversary would:
+
+* Item 5: a credential written into a served model's URL (userinfo, ``?api_key=``) is
+  sent to the server and nowhere else: not in the output, the messages, the result
+  folders, the records or the cache; the URL is rebuilt with each path before its query.
+* Item 14: a damaged cached ONNX export is found by its checksum and rebuilt, with a
+  warning naming it.
+* Item 15: two local dataset folders with the same name and other columns run one after
+  the other (``datasets`` cached the first one's schema under the folder name).
+* Item 16: a set with no positive pair is an error naming the dataset, the task and the
+  cause, recorded for that unit while the other datasets run.
+* Item 17: ``v_measure``'s ``add_batch`` path refuses mixed label kinds as ``compute``.
+* Item 18: a warm embedding cache on a read-only file system is read.
+* Item 19: ``--ray`` at a dead or silent address gives up by the clock.
+"""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from tests.faults.harness import ServerBehaviour, misbehaving_server, run_cli
+
+# ---------------------------------------------------------- item 5: secrets in URLs ---
+
+USER_SECRET = "sk-USERINFO-7f3a9c"
+QUERY_SECRET = "sk-QUERY-b41d0e"
+
+
+def _demo(tmp_path: Path) -> Path:
+    from dataset_scripts.build import build_dataset
+    from dataset_scripts.registry import get_dataset
+
+    return build_dataset(get_dataset("stylebench/demo"), None, tmp_path / "demo")[0]
+
+
+def _leaks(root: Path, secrets: tuple[str, ...]) -> list[str]:
+    """Every file or folder under ``root`` whose name or bytes hold one of ``secrets``."""
+    found = []
+    for path in [root, *root.rglob("*")]:
+        if any(s in path.name for s in secrets):
+            found.append(f"name: {path}")
+        if path.is_file() and not path.is_symlink():
+            data = path.read_bytes()
+            if any(s.encode() in data for s in secrets):
+                found.append(f"content: {path}")
+    return found
+
+
+def test_credentials_in_a_served_url_are_sent_and_never_written(tmp_path) -> None:
+    demo = _demo(tmp_path)
+    run_root = tmp_path / "run"  # every file the run writes lands under it
+    run_root.mkdir()
+    env = {
+        "HF_HOME": str(run_root / "hf"),
+        "HF_DATASETS_CACHE": str(run_root / "hf" / "datasets"),
+        "STYLEBENCH_CACHE": str(run_root / "stylebench-cache"),
+        "HOME": str(run_root / "home"),
+        "HF_HUB_OFFLINE": "1",
+    }
+    with misbehaving_server(ServerBehaviour()) as server:
+        host = urlsplit(server.url).netloc
+        url = f"http://user:{USER_SECRET}@{host}/v1?api_key={QUERY_SECRET}&api-version=3"
+        argv = ["run", "--model", f"openai-embeddings:m@{url}", "--dataset", str(demo)]
+        argv += ["--out", str(run_root / "out"), "--cache-dir", str(run_root / "cache")]
+        argv += ["--tasks", "clustering,retrieval"]
+        done = run_cli(argv, env=env, timeout=300)
+        requests = list(server.requests)
+    assert done.returncode == 0, done.stderr[-2000:]
+    # sent: basic auth from the userinfo, the query as given, each path before the query
+    assert requests and {path.split("?")[0] for _, path, _ in requests} == {
+        "/v1/models",
+        "/v1/embeddings",
+    }
+    for _, path, headers in requests:
+        assert parse_qs(urlsplit(path).query) == {"api_key": [QUERY_SECRET], "api-version": ["3"]}
+        assert (
+            headers["Authorization"]
+            == "Basic " + base64.b64encode(f"user:{USER_SECRET}".encode()).decode()
+        )
+    # written or printed: nowhere
+    secrets = (USER_SECRET, QUERY_SECRET)
+    output = done.stdout + done.stderr
+    assert not [s for s in secrets if s in output], output[-2000:]
+    assert "http://***@" in output and "api_key=***" in output
+    assert not _leaks(run_root, secrets)
+    records = list((run_root / "out").rglob("*.json"))
+    assert len(records) == 2
+    from evaluators.results.record import load_record
+
+    name = load_record(records[0]).model.name
+    assert name == f"openai-embeddings:m@http://***@{host}/v1?api_key=***&api-version=3"
+
+
+def test_credentials_in_a_served_url_stay_out_of_errors(tmp_path) -> None:
+    demo = _demo(tmp_path)
+    closed = "127.0.0.1:1"  # nothing listens on port 1
+    specs = [
+        f"openai-embeddings:m@http://user:{USER_SECRET}@{closed}/v1?token={QUERY_SECRET}",
+        f"openai-embedings:m@http://user:{USER_SECRET}@{closed}/v1",  # unknown prefix
+        f"openai-embeddings:m http://{USER_SECRET}@{closed}/v1",  # malformed spec
+        f"openai-embeddings:m@http://user:{USER_SECRET}@host:port/v1",  # bad port
+        f"openai-embeddings:m@http://user:{USER_SECRET}@[::1/v1",  # bad IPv6 host
+    ]
+    for spec in specs:
+        argv = ["run", "--model", spec, "--dataset", str(demo), "--no-cache"]
+        argv += ["--out", str(tmp_path / "out")]
+        done = run_cli(argv, timeout=120, env={"HF_HUB_OFFLINE": "1"})
+        text = done.stdout + done.stderr
+        assert done.returncode == 2, text[-1000:]
+        assert USER_SECRET not in text and QUERY_SECRET not in text, text
+        assert "***" in text and "Traceback" not in text, text
+    assert not (tmp_path / "out").exists() or not _leaks(tmp_path / "out", (USER_SECRET,))
+
+
+def test_a_server_echoing_a_url_credential_is_scrubbed() -> None:
+    from dataset_scripts.core.openai_client import OpenAIClient, OpenAIError
+
+    body = f'{{"error": {{"message": "bad key {QUERY_SECRET} for user:{USER_SECRET}"}}}}'
+    with misbehaving_server(ServerBehaviour(mode="status", status=401, body=body)) as server:
+        host = urlsplit(server.url).netloc
+        url = f"http://u:{USER_SECRET}@{host}/v1?key={QUERY_SECRET}"
+        client = OpenAIClient(url, backoff=0.01)
+        with pytest.raises(OpenAIError, match="HTTP 401") as error:
+            client.embeddings("m", ["x"])
+        assert repr(client.base_url) and USER_SECRET not in client.base_url
+    message = str(error.value)
+    assert USER_SECRET not in message and QUERY_SECRET not in message, message
+    assert f"http://***@{host}/v1/embeddings?key=***" in message
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("http://u:p4ss@h:1/v1", "http://***@h:1/v1"),
+        ("https://tok3n@h/v1", "https://***@h/v1"),
+        ("http://h/v1?api_key=K1&api-version=2", "http://h/v1?api_key=***&api-version=2"),
+        ("http://h/v1?access_token=a&sig=b&X-Amz-Signature=c&client_secret=d&password=e",
+         "http://h/v1?access_token=***&sig=***&X-Amz-Signature=***&client_secret=***"
+         "&password=***"),
+        ("http://h/v1?Auth=a&code=b&q=c", "http://h/v1?Auth=***&code=***&q=c"),
+        ("http://h:8000/v1?model=m", "http://h:8000/v1?model=m"),  # nothing to hide
+    ],
+)  # fmt: skip
+def test_the_one_redaction_rule(url: str, shown: str) -> None:
+    from dataset_scripts.core.url_credentials import redact, redact_url
+
+    assert redact_url(url) == shown
+    assert redact_url(shown) == shown  # idempotent
+    assert redact(f"error: cannot reach {url}: refused") == f"error: cannot reach {shown}: refused"
+    assert redact(f"m@{url}") == f"m@{shown}"
+
+
+def test_served_urls_join_paths_before_the_query() -> None:
+    from dataset_scripts.core.openai_client import endpoint, normalize_base_url
+
+    base = normalize_base_url("http://h:1?api-version=2")
+    assert base == "http://h:1/v1?api-version=2"
+    assert endpoint(base, "models") == "http://h:1/v1/models?api-version=2"
+    assert normalize_base_url("http://h:1/") == "http://h:1/"
+    assert endpoint(normalize_base_url("http://h:1/"), "embeddings") == "http://h:1/embeddings"
+    assert normalize_base_url("http://h:1/api/v1//?a=b#frag") == "http://h:1/api/v1?a=b"
+    assert normalize_base_url(normalize_base_url("http://h:1/api/")) == "http://h:1/api"
+
+
+def test_the_model_name_of_every_route_hides_url_credentials() -> None:
+    from evaluators.run_service import model_name
+
+    spec = f"openai-embeddings:m@http://user:{USER_SECRET}@h/v1?api_key={QUERY_SECRET}"
+    assert model_name(spec) == "openai-embeddings:m@http://***@h/v1?api_key=***"
+    assert model_name("minilm") == "minilm"
+    assert model_name("sentence-transformers/all-MiniLM-L6-v2") == (
+        "sentence-transformers/all-MiniLM-L6-v2"
+    )
+
+
+def test_environment_key_is_still_a_bearer_header(monkeypatch) -> None:
+    from dataset_scripts.core.openai_client import OpenAIClient
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-env-123")
+    with misbehaving_server(ServerBehaviour()) as server:
+        OpenAIClient(server.url + "?api-version=1").models()
+        ((_, path, headers),) = server.requests
+    assert headers["Authorization"] == "Bearer sk-env-123"
+    assert path == "/v1/models?api-version=1"
