@@ -6,13 +6,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from rich.markup import escape
 
 from dataset_scripts.core.errors import StylebenchError
 from evaluators.dataset_commands import console as _console
 
 _REPO_HELP = (
     "The results repository: a local folder, a git remote (URL, git@..., or a path ending "
-    ".git) or a Hub dataset repo id (org/name)."
+    ".git) or, with --hub, a Hub dataset repo id (org/name)."
+)
+_HUB = click.option(
+    "--hub",
+    is_flag=True,
+    help="--repo is a Hub dataset repo id (org/name); without it a path-like --repo that "
+    "does not exist is an error.",
 )
 _WORKDIR = click.option(
     "--workdir",
@@ -39,31 +46,47 @@ def COMMAND() -> None:
     "open_weights, training_data, reference.",
 )
 @click.option(
-    "--benchmark",
-    default="steb",
-    show_default=True,
-    help="The benchmark (alias, name or NAME(version)) the run was made for.",
+    "--model",
+    "model",
+    default=None,
+    help="Add only this model of RUN_FOLDER (its name in the records); --model-meta "
+    "describes it. Required with --model-meta when RUN_FOLDER holds several models.",
 )
+@click.option(
+    "--benchmark",
+    default=None,
+    help="The benchmark (alias, name or NAME(version)) the run was made for (default: the "
+    "one the records' run settings name, else the one whose units hold them all, else "
+    "STEB(v1)).",
+)
+@_HUB
 @_WORKDIR
 def add(
-    run_folder: Path, repo: str, model_meta: Path | None, benchmark: str, workdir: Path | None
+    run_folder: Path,
+    repo: str,
+    model_meta: Path | None,
+    model: str | None,
+    benchmark: str | None,
+    hub: bool,
+    workdir: Path | None,
 ) -> None:
     """Lay the results of RUN_FOLDER (a `stylebench run --out` folder) out as
     results/<org>__<model>/<revision>/<dataset>/<task>.json with model_meta.json and
-    run_settings.json; version-1 files are migrated."""
+    run_settings.json; version-1 files are migrated. All or nothing."""
     from evaluators.results.repository import add_run, open_repo
 
-    target = open_repo(repo, workdir)
-    report = add_run(run_folder, target.root, model_meta, benchmark)
+    target = open_repo(repo, workdir, hub)
+    report = add_run(run_folder, target.root, model_meta, benchmark, model)
     console = _console()
     for rel in report.written:
-        console.print(f"  added    {rel}")
+        console.print(f"  added    {escape(rel)}")
     for rel in report.replaced:
-        console.print(f"  replaced {rel}")
+        console.print(f"  replaced {escape(rel)}")
     console.print(
         f"{len(report.written)} added, {len(report.replaced)} replaced "
-        f"({report.migrated} migrated from version 1) for {', '.join(report.models)} "
-        f"in {target.root}"
+        f"({report.migrated} migrated from version 1) for "
+        f"{escape(', '.join(report.models))} ({escape(report.benchmark)}) "
+        f"in {escape(str(target.root))}"
     )
 
 
@@ -75,20 +98,21 @@ def add(
     help="What removals are checked against: a folder (the repository before), or a git "
     "ref (default for a git work tree: origin/HEAD, else HEAD).",
 )
+@_HUB
 @_WORKDIR
-def validate(repo: str, base: str | None, workdir: Path | None) -> None:
+def validate(repo: str, base: str | None, hub: bool, workdir: Path | None) -> None:
     """Check a results repository; every refusal names its file and reason (exit status
     2 when anything is refused)."""
     from evaluators.results.repository import open_repo
     from evaluators.results.validate import format_report, validate_repository
 
-    target = open_repo(repo, workdir)
+    target = open_repo(repo, workdir, hub)
     report = validate_repository(target.root, base)
     console = _console()
     for line in format_report(report):
         console.print(line, markup=False, highlight=False)
     if not report.ok:
-        raise StylebenchError(f"{len(report.refusals)} refused in {target.root}")
+        raise StylebenchError(f"{len(report.refusals)} refused in {escape(str(target.root))}")
 
 
 @COMMAND.command(name="submit")
@@ -96,19 +120,34 @@ def validate(repo: str, base: str | None, workdir: Path | None) -> None:
 @click.option("--branch", default=None, help="git: the branch (default: submission/<model>).")
 @click.option("--message", default=None, help="The commit message.")
 @click.option("--dry-run", is_flag=True, help="Print the files it would send; send nothing.")
+@_HUB
 @_WORKDIR
 def submit(
-    repo: str, branch: str | None, message: str | None, dry_run: bool, workdir: Path | None
+    repo: str,
+    branch: str | None,
+    message: str | None,
+    dry_run: bool,
+    hub: bool,
+    workdir: Path | None,
 ) -> None:
     """Send what `results add` laid out: a branch and commit pushed to a git remote, or a
-    pull request on a Hub dataset repo (validated first)."""
+    pull request on a Hub dataset repo (validated first). Compared with the remote, not
+    the working copy; never forced."""
     from evaluators.results.repository import resolve_repo
     from evaluators.results.submit import plan_submission, submit_git, submit_hub
 
-    plan = plan_submission(resolve_repo(repo, workdir), branch=branch, message=message)
+    plan = plan_submission(resolve_repo(repo, workdir, hub), branch=branch, message=message)
     console = _console()
     where = f"branch {plan.branch} of" if plan.branch else "a pull request on"
-    console.print(f"{where} {plan.target.spec} ({plan.target.kind}), from {plan.target.root}")
+    console.print(
+        f"{where} {plan.target.spec} ({plan.target.kind}), from {plan.target.root}",
+        markup=False,
+        highlight=False,
+    )
+    if plan.compared_with:
+        console.print(f"compared with {plan.compared_with}", markup=False, highlight=False)
+    for commit in plan.commits:
+        console.print(f"  unpushed commit {commit}", markup=False, highlight=False)
     for file in plan.files:
         console.print(f"  {file}", markup=False, highlight=False)
     console.print(f"{len(plan.files)} files")
@@ -116,9 +155,9 @@ def submit(
         console.print("dry run: nothing sent")
         return
     if plan.target.kind == "git":
-        console.print(f"pushed commit {submit_git(plan)}")
+        console.print(f"pushed commit {submit_git(plan)}", markup=False, highlight=False)
     else:
-        console.print(f"opened {submit_hub(plan)}")
+        console.print(f"opened {submit_hub(plan)}", markup=False, highlight=False)
 
 
 @COMMAND.command(name="table")
@@ -130,19 +169,24 @@ def submit(
     default=None,
     help="Also write the benchmark scores (complete rows only, with coverage) as Parquet.",
 )
+@_HUB
 @_WORKDIR
-def table(repo: str, out: Path, scores: Path | None, workdir: Path | None) -> None:
+def table(repo: str, out: Path, scores: Path | None, hub: bool, workdir: Path | None) -> None:
     """Write the long-format table the leaderboard reads (one row per result, metric and
     benchmark) as Parquet."""
     from evaluators.results.repository import open_repo
     from evaluators.results.table import benchmark_scores, results_table
 
-    target = open_repo(repo, workdir)
+    target = open_repo(repo, workdir, hub)
     frame = results_table(target.root)
     out.parent.mkdir(parents=True, exist_ok=True)
     frame.to_parquet(out, index=False)
     console = _console()
-    console.print(f"{len(frame)} rows ({frame['model'].nunique()} models) -> {out}")
+    console.print(
+        f"{len(frame)} rows ({frame['model'].nunique()} models) -> {out}",
+        markup=False,
+        highlight=False,
+    )
     if scores is not None:
         summary = benchmark_scores(frame)
         summary.to_parquet(scores, index=False)

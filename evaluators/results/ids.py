@@ -1,6 +1,10 @@
 """Which dataset a result belongs to, resolved once: when the run writes its record
 (``dataset.id``), and for a version-1 file when it is migrated. Reports never guess.
 
+And the one rule for a name that becomes a path segment (:func:`path_segment`): every
+model, revision, dataset and task folder or file name of a results repository goes
+through it, so that no record can name a place outside the repository.
+
 The id grammar itself (``repo``, ``repo:config``, folders) is parsed in
 :mod:`dataset_scripts.core.dataset_ids`.
 """
@@ -12,16 +16,54 @@ from functools import cache
 from pathlib import Path
 
 from dataset_scripts.core.dataset_ids import is_hub_repo_id
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.core.hub_folder import read_build_info
 from dataset_scripts.core.spec import hub_id_of_folder
 
 STEB_PREFIX = "steb/"
+#: the longest path segment, in UTF-8 bytes (file systems allow 255; ``.items.zlib`` and a
+#: temporary file's prefix and suffix must still fit)
+MAX_SEGMENT_BYTES = 200
 
 
 def slug(name: str) -> str:
     """The folder name of a model, dataset or revision id: every run of characters outside
     ``[A-Za-z0-9._-]`` becomes ``__`` (run folders, the results repository)."""
     return re.sub(r"[^A-Za-z0-9._-]+", "__", name).strip("_") or "model"
+
+
+def segment_problem(name: object) -> str | None:
+    """Why ``name`` cannot be one path segment (a folder or file name) of a results
+    repository, or None: it must be a non-empty string, not ``.`` or ``..``, without a
+    leading dot, a path separator (``/``, ``\\``), NUL or another control character, and at
+    most :data:`MAX_SEGMENT_BYTES` bytes in UTF-8."""
+    if not isinstance(name, str):
+        return f"is a {type(name).__name__}, not a string"
+    if not name:
+        return "is empty"
+    if name in (".", ".."):
+        return "is a relative folder reference"
+    if name.startswith("."):
+        return "starts with a dot (a hidden or relative name)"
+    if "/" in name or "\\" in name:
+        return "holds a path separator"
+    if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in name):
+        return "holds a NUL or control character"
+    if len(name.encode("utf-8", "surrogatepass")) > MAX_SEGMENT_BYTES:
+        return f"is longer than {MAX_SEGMENT_BYTES} bytes"
+    return None
+
+
+def path_segment(name: object, what: str) -> str:
+    """``name`` when it is a safe path segment (:func:`segment_problem`); DataError naming
+    ``what`` (``task``, ``model folder``, ...) and the value otherwise."""
+    problem = segment_problem(name)
+    if problem is not None:
+        shown = repr(name) if len(repr(name)) <= 120 else repr(name)[:117] + "..."
+        raise DataError(
+            f"{what} {shown} {problem}: not a folder or file name of a results repository"
+        )
+    return str(name)
 
 
 @cache

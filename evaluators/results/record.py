@@ -17,6 +17,13 @@ that decide the numbers: ``protocol``, ``seed``, ``sampling``, ``submetrics``),
 per-group scores, sampling), ``items`` (per-unit data,
 :mod:`evaluators.results.items`).
 
+An items block larger than :data:`~evaluators.results.items.INLINE_ITEMS_BYTES` is written
+to a sidecar file beside the record, ``<record stem>.items.zlib`` (the block's JSON,
+zlib-compressed), and the record's ``items`` is ``{"sidecar": {"file", "sha256", "bytes",
+"inflated"}}`` (the file's name, its SHA-256, its size and its inflated size).
+:func:`load_record` reads it back (checksum, sizes and the inflate budget checked first);
+in memory a record always holds the whole block.
+
 :meth:`ResultRecord.stable_json` leaves out what differs between two runs of the same
 work (embedding counts and cache hits, timings, timestamps, execution, hardware): the CLI, the Python API, the
 demo, Ray and the Space give byte-identical stable JSON for the same run.
@@ -24,10 +31,12 @@ demo, Ray and the Space give byte-identical stable JSON for the same run.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import platform
 import tempfile
+import zlib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -275,27 +284,109 @@ def _umask() -> int:
     return mask
 
 
+SIDECAR_SUFFIX = ".items.zlib"
+
+
+def sidecar_name(record_path: Path) -> str:
+    """``<task>.items.zlib`` beside ``<task>.json``."""
+    return Path(record_path).stem + SIDECAR_SUFFIX
+
+
+def is_sidecar_ref(items: Any) -> bool:
+    return isinstance(items, dict) and set(items) == {"sidecar"}
+
+
+def read_sidecar(items: dict[str, Any], record_path: Path, source: str | None = None) -> Any:
+    """The items block a record's ``{"sidecar": ...}`` points to, read from beside
+    ``record_path``: ValueError naming the problem (a name other than
+    :func:`sidecar_name`, a link or missing file, a size or SHA-256 other than declared, a
+    declared inflated size over the per-record budget or a stream inflating past it)."""
+    from evaluators.results.items import RECORD_INFLATE_BYTES, inflate
+
+    ref = items["sidecar"]
+    where = source or str(record_path)
+    if not isinstance(ref, dict):
+        raise ValueError("items sidecar reference is not an object")
+    name, digest, size, inflated = (ref.get(k) for k in ("file", "sha256", "bytes", "inflated"))
+    if name != sidecar_name(record_path):
+        raise ValueError(f"items sidecar {name!r} is not {sidecar_name(record_path)!r}")
+    for key, value in (("bytes", size), ("inflated", inflated)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ValueError(f"items sidecar {key} {value!r} is not a size")
+    if inflated > RECORD_INFLATE_BYTES:
+        raise ValueError(
+            f"items sidecar declares {inflated:,} bytes, over the budget of "
+            f"{RECORD_INFLATE_BYTES:,} per record"
+        )
+    path = Path(record_path).with_name(name)
+    if path.is_symlink() or not path.is_file():
+        raise ValueError(f"items sidecar {name} is missing or not a plain file (beside {where})")
+    if path.stat().st_size != size:
+        raise ValueError(f"items sidecar {name} is {path.stat().st_size} bytes, declared {size}")
+    data = path.read_bytes()
+    if hashlib.sha256(data).hexdigest() != digest:
+        raise ValueError(f"items sidecar {name}: SHA-256 differs from the one the record declares")
+    text = inflate(data, inflated, f"items sidecar {name}")
+    if len(text) != inflated:
+        raise ValueError(f"items sidecar {name} inflates to {len(text)} bytes, declared {inflated}")
+    try:
+        return json.loads(text)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        raise ValueError(f"items sidecar {name} is not JSON ({error})") from None
+
+
 def load_record(path: Path) -> ResultRecord:
-    """One result file; DataError naming the file otherwise."""
+    """One result file (its items sidecar read back, :func:`read_sidecar`); DataError
+    naming the file otherwise."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise DataError(f"{path}: not a readable result JSON ({error})") from None
-    return ResultRecord.from_json(text, str(path))
+    record = ResultRecord.from_json(text, str(path))
+    if is_sidecar_ref(record.items):
+        try:
+            record.items = read_sidecar(record.items, Path(path))
+        except (OSError, ValueError) as error:
+            raise DataError(f"{path}: {error}") from None
+    return record
 
 
-def write_record(record: ResultRecord, path: Path) -> Path:
-    """Write atomically: a uniquely named temporary file beside ``path``, then
-    ``os.replace`` (two runs writing the same result never share a temporary file)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+def _write_atomic(data: bytes, path: Path) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(record.to_json())
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a result is an ordinary file
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_record(record: ResultRecord, path: Path) -> Path:
+    """Write atomically: a uniquely named temporary file beside ``path``, then
+    ``os.replace`` (two runs writing the same result never share a temporary file). An
+    items block over the inline budget goes to its sidecar file first (the module
+    docstring), so a record never points to a sidecar not yet written."""
+    from evaluators.results.items import INLINE_ITEMS_BYTES
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = record.to_dict()
+    sidecar = path.with_name(sidecar_name(path))
+    items_json = json.dumps(record.items) if record.items is not None else ""
+    if len(items_json) > INLINE_ITEMS_BYTES:
+        data = zlib.compress(items_json.encode("utf-8"), 6)
+        _write_atomic(data, sidecar)
+        payload["items"] = {
+            "sidecar": {
+                "file": sidecar.name,
+                "sha256": hashlib.sha256(data).hexdigest(),
+                "bytes": len(data),
+                "inflated": len(items_json.encode("utf-8")),
+            }
+        }
+    _write_atomic(json.dumps(payload, indent=2, default=str).encode("utf-8"), path)
+    if not is_sidecar_ref(payload["items"]) and sidecar.is_file() and not sidecar.is_symlink():
+        sidecar.unlink()  # our own earlier sidecar of this record, now inline
     return path

@@ -3,7 +3,13 @@ results repository, after ``validate`` passes.
 
 * a **git remote**: in its working copy, a new branch with one commit holding the added
   and changed files under ``results/``, pushed to the remote (the pull request is opened
-  on the forge from that branch);
+  on the forge from that branch). What is sent is found by comparing with the remote
+  (fetched first: its default branch), not with the working copy, so a commit left
+  unpushed by a refused push is sent with the next submission, and the plan lists it.
+  The branch name is checked (:func:`check_branch`: ``git check-ref-format --branch``, no
+  leading ``+`` or ``-``, no ``:``, no ``refs/...``, not ``HEAD``, never the remote's
+  default branch); the push is never forced (``HEAD:refs/heads/<branch>``, a non
+  fast-forward is refused by git), and the remote's branch is read back afterwards;
 * a **Hub dataset repo**: one commit of exactly the staged files, opened as a pull
   request (``HfApi.create_commit(..., create_pr=True)``).
 
@@ -12,6 +18,7 @@ results repository, after ``validate`` passes.
 
 from __future__ import annotations
 
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,18 +43,87 @@ class SubmissionPlan:
     files: tuple[str, ...]  # repository-relative POSIX paths, sorted
     branch: str | None  # git only
     message: str
+    compared_with: str | None = None  # git: the remote ref the files differ from
+    commits: tuple[str, ...] = ()  # git: local commits not on the remote, oldest first
+    default_branch: str | None = None  # git: the remote's default branch
 
 
-def _changed_files(root: Path) -> tuple[str, ...]:
-    """Added, changed and untracked files under results/ of a git working copy."""
-    out = git(root, "status", "--porcelain", "--untracked-files=all", "--", RESULTS_DIR)
-    files = []
+def remote_default_branch(root: Path) -> str | None:
+    """The remote's default branch (``origin``'s ``HEAD``), None for an empty remote."""
+    out = git(root, "ls-remote", "--symref", "origin", "HEAD", check=False)
     for line in out.splitlines():
-        status, path = line[:2], line[3:]
-        if "D" in status:
-            continue  # a removal is refused by validate; never sent
-        files.append(path.strip('"'))
-    return tuple(sorted(files))
+        if line.startswith("ref: refs/heads/") and line.endswith("\tHEAD"):
+            return line.removeprefix("ref: refs/heads/").removesuffix("\tHEAD")
+    return None
+
+
+def check_branch(name: str, default: str | None) -> str:
+    """``name`` when it is a branch name git reads as nothing else; StylebenchError
+    naming the problem otherwise (not a valid ref name by ``git check-ref-format
+    --branch``, a leading ``+`` (a forced refspec) or ``-`` (an option), a ``:`` (a
+    refspec), ``refs/...``, ``HEAD``, ``@``, or the remote's default branch (``main``
+    and ``master`` when the remote has none yet))."""
+    problem = None
+    if not name or name.startswith(("+", "-")):
+        problem = "starts with '+' or '-' (git reads it as a forced refspec or an option)"
+    elif ":" in name:
+        problem = "holds ':' (git reads it as a refspec)"
+    elif name.startswith("refs/") or name in ("HEAD", "@") or "@{" in name:
+        problem = "names a ref, not a branch"
+    elif name in ({default} if default else {"main", "master"}):
+        problem = "is the remote's default branch: a submission goes to a branch of its own"
+    else:
+        done = subprocess.run(
+            ["git", "check-ref-format", "--branch", name], capture_output=True, text=True
+        )
+        if done.returncode != 0 or done.stdout.strip() != name:
+            problem = "is not a valid branch name (git check-ref-format --branch)"
+    if problem is not None:
+        raise StylebenchError(f"--branch {name!r} {problem}")
+    return name
+
+
+def _remote_state(root: Path) -> tuple[str | None, str | None]:
+    """Fetch the remote; (its default branch, the ``origin/<default>`` ref) or Nones
+    for an empty remote."""
+    git(root, "fetch", "--quiet", "--prune", "origin")
+    default = remote_default_branch(root)
+    if default is None:
+        return None, None
+    ref = f"refs/remotes/origin/{default}"
+    if not git(root, "rev-parse", "--verify", "--quiet", ref, check=False).strip():
+        return default, None
+    return default, ref
+
+
+def _changed_files(root: Path, against: str | None) -> tuple[str, ...]:
+    """Files under results/ of a git working copy that differ from ``against`` (the
+    remote's default branch; every file when None), committed or not, untracked
+    included; removals are never sent (``validate`` refuses them)."""
+    if against is None:
+        tracked = git(root, "ls-files", "--", RESULTS_DIR).splitlines()
+    else:
+        tracked = git(
+            root, "diff", "--name-only", "--no-renames", against, "--", RESULTS_DIR
+        ).splitlines()
+    untracked = git(
+        root, "ls-files", "--others", "--exclude-standard", "--", RESULTS_DIR
+    ).splitlines()
+    files = {p.strip('"') for p in [*tracked, *untracked]}
+    return tuple(sorted(p for p in files if (root / p).is_file()))
+
+
+def _unpushed_commits(root: Path, against: str | None) -> tuple[str, ...]:
+    if not git(root, "rev-parse", "--verify", "--quiet", "HEAD", check=False).strip():
+        return ()
+    span = f"{against}..HEAD" if against else "HEAD"
+    if against is None:
+        remote = git(root, "for-each-ref", "--format=%(refname)", "refs/remotes/origin")
+        span_args = ["HEAD", *(f"^{r}" for r in remote.split())]
+    else:
+        span_args = [span]
+    out = git(root, "log", "--reverse", "--format=%h %s", *span_args)
+    return tuple(out.splitlines())
 
 
 def _staged_files(root: Path) -> tuple[str, ...]:
@@ -78,14 +154,28 @@ def plan_submission(
             f"nothing added for {target.spec}: run `stylebench results add <run folder> "
             f"--repo {target.spec}` first"
         )
-    files = _changed_files(target.root) if target.kind == "git" else _staged_files(target.root)
+    if target.kind == "hub":
+        files = _staged_files(target.root)
+        if not files:
+            raise StylebenchError(f"nothing to submit to {target.spec}: no new or changed results")
+        return SubmissionPlan(target, files, None, message or _message(files))
+    default, against = _remote_state(target.root)
+    files = _changed_files(target.root, against)
+    commits = _unpushed_commits(target.root, against)
+    compared = f"origin/{default}" if against else "an empty remote"
     if not files:
-        raise StylebenchError(f"nothing to submit to {target.spec}: no new or changed results")
-    models = sorted({f.split("/")[1] for f in files if f.count("/") >= 2})
-    text = message or f"stylebench results: {', '.join(models)}"
+        raise StylebenchError(
+            f"nothing to submit to {target.spec}: no result differs from {compared}"
+        )
+    name = check_branch(branch or default_branch(files), default)
     return SubmissionPlan(
-        target, files, (branch or default_branch(files)) if target.kind == "git" else None, text
+        target, files, name, message or _message(files), compared, commits, default
     )
+
+
+def _message(files: tuple[str, ...]) -> str:
+    models = sorted({f.split("/")[1] for f in files if f.count("/") >= 2})
+    return f"stylebench results: {', '.join(models)}"
 
 
 def check(plan: SubmissionPlan) -> ValidationReport:
@@ -96,14 +186,45 @@ def check(plan: SubmissionPlan) -> ValidationReport:
 
 
 def submit_git(plan: SubmissionPlan) -> str:
-    """Branch, commit and push; the commit id."""
+    """Branch, commit and push (never forced: ``HEAD:refs/heads/<branch>``), then read
+    the remote back: its branch must be the commit sent and its default branch where it
+    was; the commit id."""
     root = plan.target.root
+    branch = check_branch(str(plan.branch), plan.default_branch)
     check(plan)
-    git(root, "checkout", "-b", str(plan.branch))
+    default_before = _remote_head(root, plan.default_branch)
+    current = git(root, "rev-parse", "--abbrev-ref", "HEAD", check=False).strip()
+    if current != branch:
+        if git(root, "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}", check=False):
+            raise StylebenchError(
+                f"a local branch {branch!r} exists in {root} and is not checked out: "
+                "choose another --branch"
+            )
+        git(root, "checkout", "--quiet", "-b", branch)
     git(root, "add", "--", *plan.files)
-    git(root, "commit", "--quiet", "-m", plan.message)
-    git(root, "push", "--quiet", "origin", str(plan.branch))
-    return git(root, "rev-parse", "HEAD").strip()
+    if git(root, "diff", "--cached", "--name-only").strip():
+        git(root, "commit", "--quiet", "-m", plan.message)
+    head = git(root, "rev-parse", "HEAD").strip()
+    git(root, "push", "--quiet", "origin", f"HEAD:refs/heads/{branch}")
+    sent = _remote_head(root, branch)
+    if sent != head:
+        raise StylebenchError(
+            f"after the push, {plan.target.spec} branch {branch!r} is {sent or 'absent'}, "
+            f"not the commit sent {head}"
+        )
+    if plan.default_branch and _remote_head(root, plan.default_branch) != default_before:
+        raise StylebenchError(
+            f"the remote's default branch {plan.default_branch!r} moved during the push: "
+            "check the remote"
+        )
+    return head
+
+
+def _remote_head(root: Path, branch: str | None) -> str | None:
+    if not branch:
+        return None
+    out = git(root, "ls-remote", "origin", f"refs/heads/{branch}", check=False)
+    return out.split()[0] if out.split() else None
 
 
 def submit_hub(plan: SubmissionPlan, api: Any = None, token: str | None = None) -> Any:

@@ -3,6 +3,18 @@ passes (MTEB's CI checks, and what none of them checks: every main score re-deri
 
 Each problem is a :class:`Finding` naming the file and the reason. Refusals:
 
+* **no symbolic link** anywhere under ``results/`` (each is named; none is followed);
+* **safe names**: every model, revision and dataset folder and every task file name passes
+  the one path-segment rule (:func:`evaluators.results.ids.path_segment`), and so do the
+  names a record or ``model_meta.json`` would give them;
+* **budgets** (:mod:`evaluators.results.items`): a record file over
+  :data:`~evaluators.results.items.RECORD_FILE_BYTES`, items declaring more than the
+  per-record or (all records together) the per-submission inflate budget, or a stream
+  inflating past its declared size is refused before it is inflated;
+* **model metadata schema**: ``model_meta.json`` holds known keys only, each of its type
+  and range (:data:`~evaluators.results.repository.META_SCHEMA`), each problem naming the
+  key;
+
 * **schema and version**: every record reads as a :class:`ResultRecord` and is schema
   version 2 on disk (``add`` migrates version-1 files); ``model_meta.json`` and
   ``run_settings.json`` are present and readable; no stray file in the layout;
@@ -15,22 +27,26 @@ Each problem is a :class:`Finding` naming the file and the reason. Refusals:
   ``seed`` set), and they agree;
 * **benchmark version known**: ``benchmark`` / ``benchmark_version`` name a version of
   :mod:`evaluators.benchmarks` (a superseded one is a warning);
-* **main score re-derived**: recomputed from the record's per-item data
-  (:meth:`ResultRecord.rederived_main_score`) it equals the stored main score, and the
-  metric of that name, within :data:`TOLERANCE`;
-* **no duplicates**: one file per (model identity, revision, dataset, task); the same
-  encoder under two names is a duplicate, and so is the same dataset under an old and a
-  new id (``steb/pastel_age`` and ``steb/PASTEL:age``);
+* **main score re-derived**: recomputed from the record's per-item data (inline, or its
+  checksummed sidecar ``<task>.items.zlib``; :meth:`ResultRecord.rederived_main_score`) it
+  equals the stored main score, and the metric of that name, within :data:`TOLERANCE`. A
+  record whose main score cannot be re-derived (items left out, malformed or missing) is
+  refused; the one exception is a migrated version-1 record that the base already held
+  with the same scores (a warning);
+* **no duplicates**: one file per (model identity, dataset, task); the same encoder under
+  two names or two revisions is a duplicate (an encoder's identity holds its revision when
+  it has one), and so is the same dataset under an old and a new id (``steb/pastel_age``
+  and ``steb/PASTEL:age``);
 * **no removed result**: every result file of the base is still there (the base: a
   folder given with ``--base``, a git ref with ``--base``, or for a git work tree its
   upstream ``origin/HEAD`` or else ``HEAD``; a plain folder without ``--base`` is not
   checked, and the report says so).
 
-Warnings (reported, not refused): a migrated version-1 record without per-item data
-whose main score cannot be re-derived (version-1 files kept only the mean metrics'
-histograms); a record whose items were left out for size; a record outside its declared
-benchmark; a superseded benchmark version; a model whose ``training_data`` lists a dataset
-it is evaluated on (contamination).
+Warnings (reported, not refused): a migrated version-1 record without per-item data that
+the base already held (version-1 files kept only the mean metrics' histograms); a record
+outside its declared benchmark; a superseded benchmark version; a model whose
+``training_data`` (a dataset id or a list of them) lists a dataset it is evaluated on
+(contamination).
 """
 
 from __future__ import annotations
@@ -44,7 +60,20 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError, UnknownNameError
-from evaluators.results.record import SCHEMA_VERSION, ResultRecord
+from evaluators.results.ids import segment_problem
+from evaluators.results.items import (
+    RECORD_FILE_BYTES,
+    RECORD_INFLATE_BYTES,
+    SUBMISSION_INFLATE_BYTES,
+    items_bytes,
+)
+from evaluators.results.record import (
+    SCHEMA_VERSION,
+    SIDECAR_SUFFIX,
+    ResultRecord,
+    is_sidecar_ref,
+    read_sidecar,
+)
 from evaluators.results.repository import (
     MODEL_META,
     RESULTS_DIR,
@@ -52,9 +81,13 @@ from evaluators.results.repository import (
     RUN_SETTINGS,
     SETTINGS_KEYS,
     SHARED_RUN_KEYS,
+    dataset_folder,
+    meta_problems,
+    model_folder,
     read_json,
+    repository_links,
     revision_folder,
-    slug,
+    training_data,
 )
 
 TOLERANCE = 1e-9
@@ -78,6 +111,8 @@ class ValidationReport:
     n_records: int = 0
     n_models: int = 0
     base: str | None = None  # what removals were checked against (None: not checked)
+    inflate_bytes: int = 0  # what the records' items declared, all together
+    inflate_budget: int = SUBMISSION_INFLATE_BYTES
 
     @property
     def refusals(self) -> list[Finding]:
@@ -99,6 +134,42 @@ class ValidationReport:
 
 
 # ----------------------------------------------------------------------------- base
+
+
+@dataclass(frozen=True)
+class Base:
+    """The state a submission is compared with: ``label``, its result files, and where
+    to read one (a folder, or a git commit of ``root``)."""
+
+    label: str | None = None
+    files: frozenset[str] | None = None
+    folder: Path | None = None
+    root: Path | None = None
+    ref: str | None = None
+
+    def read(self, rel: str) -> bytes | None:
+        """The bytes of result file ``rel`` in the base (None when it has none)."""
+        if self.files is None or rel not in self.files:
+            return None
+        if self.folder is not None:
+            path = self.folder / rel
+            if path.is_symlink() or not path.is_file():
+                return None
+            return path.read_bytes()
+        done = subprocess.run(
+            ["git", "-C", str(self.root), "show", f"{self.ref}:{rel}"], capture_output=True
+        )
+        return done.stdout if done.returncode == 0 else None
+
+
+def load_base(root: Path, base: str | None) -> Base:
+    """:func:`base_files` with a reader of the base's files."""
+    label, files = base_files(root, base)
+    if files is None:
+        return Base()
+    if base is not None and Path(base).is_dir():
+        return Base(label, frozenset(files), folder=Path(base))
+    return Base(label, frozenset(files), root=Path(root), ref=label.removeprefix("git "))
 
 
 def base_files(root: Path, base: str | None) -> tuple[str | None, set[str] | None]:
@@ -171,20 +242,29 @@ def _check_meta(report: ValidationReport, rel: str, folder: Path) -> dict[str, A
     if not isinstance(meta, dict) or not isinstance(meta.get("name"), str):
         report.refuse(f"{rel}/{MODEL_META}", "lacks 'name'")
         return None
+    problems = meta_problems(meta)
+    for problem in problems:
+        report.refuse(f"{rel}/{MODEL_META}", f"schema: {problem}")
     model_dir, revision_dir = folder.parent.name, folder.name
-    if slug(meta["name"]) != model_dir:
+    try:
+        expected_model = model_folder(meta["name"])
+        expected_revision = revision_folder(meta.get("revision"))
+    except DataError as error:
+        report.refuse(f"{rel}/{MODEL_META}", str(error))
+        return None
+    if expected_model != model_dir:
         report.refuse(
             f"{rel}/{MODEL_META}",
             f"wrong folder: model folder {model_dir!r} does not match model_meta name "
-            f"{meta['name']!r} (expected {slug(meta['name'])!r})",
+            f"{meta['name']!r} (expected {expected_model!r})",
         )
-    if revision_folder(meta.get("revision")) != revision_dir:
+    if expected_revision != revision_dir:
         report.refuse(
             f"{rel}/{MODEL_META}",
             f"wrong folder: revision folder {revision_dir!r} does not match model_meta "
-            f"revision {meta.get('revision')!r} (expected {revision_folder(meta.get('revision'))!r})",
+            f"revision {meta.get('revision')!r} (expected {expected_revision!r})",
         )
-    return meta
+    return None if problems else meta
 
 
 def _check_settings(report: ValidationReport, rel: str, folder: Path) -> dict[str, Any] | None:
@@ -225,7 +305,14 @@ def _check_record(
     path: Path,
     meta: dict[str, Any] | None,
     settings: dict[str, Any] | None,
+    base: Base,
 ) -> ResultRecord | None:
+    size = path.stat().st_size
+    if size > RECORD_FILE_BYTES:
+        report.refuse(
+            rel, f"record file is {size:,} bytes, over the budget of {RECORD_FILE_BYTES:,}"
+        )
+        return None
     try:
         payload = read_json(path)
     except DataError as error:
@@ -243,6 +330,16 @@ def _check_record(
     except DataError as error:
         report.refuse(rel, str(error).removeprefix(f"{rel}: "))
         return None
+    # safe names
+    try:
+        expected_folder = dataset_folder(record.dataset_id)
+    except DataError as error:
+        report.refuse(rel, str(error))
+        return None
+    problem = segment_problem(record.task)
+    if problem is not None:
+        report.refuse(rel, f"task {record.task!r} {problem}: not a file name of a repository")
+        return None
     # folder matches metadata
     if meta is not None:
         run_name = meta.get("run_name") or meta["name"]
@@ -256,11 +353,11 @@ def _check_record(
                 f"wrong folder: record of revision {record.model.revision!r}, folder of "
                 f"{meta.get('revision')!r}",
             )
-    if slug(record.dataset_id) != path.parent.name:
+    if expected_folder != path.parent.name:
         report.refuse(
             rel,
             f"wrong folder: record of dataset {record.dataset_id!r} belongs under "
-            f"{slug(record.dataset_id)!r}, not {path.parent.name!r}",
+            f"{expected_folder!r}, not {path.parent.name!r}",
         )
     if path.stem != record.task:
         report.refuse(rel, f"wrong file name: record of task {record.task!r}, file {path.name!r}")
@@ -279,11 +376,81 @@ def _check_record(
         bench = settings.get("_benchmark")
         if bench is not None and not bench.contains(record.dataset_id, record.task):
             report.warn(rel, f"({record.dataset_id}, {record.task}) is not a unit of {bench.key}")
-    _check_score(report, rel, record)
+    if _load_items(report, rel, path, record):
+        _check_score(report, rel, record, base)
     return record
 
 
-def _check_score(report: ValidationReport, rel: str, record: ResultRecord) -> None:
+def _load_items(report: ValidationReport, rel: str, path: Path, record: ResultRecord) -> bool:
+    """Check the items' declared sizes against the per-record and per-submission inflate
+    budgets (before inflating anything) and read a sidecar back; False (refused) when
+    they do not pass."""
+    items = record.items
+    if items is None or not isinstance(items, dict):
+        return True  # _check_score says why the score cannot be re-derived
+    try:
+        if is_sidecar_ref(items):
+            declared = items["sidecar"].get("inflated") if isinstance(items["sidecar"], dict) else 0
+            declared = declared if isinstance(declared, int) else 0
+        elif "arrays" in items:
+            declared = items_bytes(items)
+        else:
+            return True
+    except ValueError as error:
+        report.refuse(rel, f"malformed per-item data: {error}")
+        return False
+    if declared > RECORD_INFLATE_BYTES:
+        report.refuse(
+            rel,
+            f"per-item data declares {declared:,} bytes, over the budget of "
+            f"{RECORD_INFLATE_BYTES:,} per record (not inflated)",
+        )
+        return False
+    if report.inflate_bytes + declared > report.inflate_budget:
+        report.refuse(
+            rel,
+            f"per-item data of the records so far declare {report.inflate_bytes + declared:,} "
+            f"bytes, over the budget of {report.inflate_budget:,} per submission (not inflated)",
+        )
+        return False
+    report.inflate_bytes += declared
+    if is_sidecar_ref(items):
+        try:
+            record.items = read_sidecar(items, path, rel)
+        except (OSError, ValueError) as error:
+            report.refuse(rel, f"malformed per-item data: {error}")
+            return False
+        if isinstance(record.items, dict) and "arrays" in record.items:
+            try:
+                inner = items_bytes(record.items)
+            except ValueError as error:
+                report.refuse(rel, f"malformed per-item data: {error}")
+                return False
+            if inner > RECORD_INFLATE_BYTES:
+                report.refuse(rel, f"per-item data declares {inner:,} bytes, over the budget")
+                return False
+    return True
+
+
+def _v1_held_by_base(rel: str, record: ResultRecord, base: Base) -> bool:
+    """Whether the base already held this migrated version-1 record at ``rel`` with the
+    same main score and metrics."""
+    data = base.read(rel)
+    if data is None:
+        return False
+    try:
+        held = ResultRecord.from_json(data.decode("utf-8"), rel)
+    except (DataError, UnicodeDecodeError):
+        return False
+    return (
+        held.migrated_from == 1
+        and held.main_score_name == record.main_score_name
+        and held.main_score == record.main_score
+        and held.metrics == record.metrics
+    )
+
+
+def _check_score(report: ValidationReport, rel: str, record: ResultRecord, base: Base) -> None:
     stored = record.main_score
     if not math.isclose(
         stored, record.metrics[record.main_score_name], rel_tol=0, abs_tol=TOLERANCE
@@ -293,20 +460,24 @@ def _check_score(report: ValidationReport, rel: str, record: ResultRecord) -> No
             f"tampered score: main_score {stored!r} is not metrics[{record.main_score_name!r}] "
             f"{record.metrics[record.main_score_name]!r}",
         )
-    items = record.items
-    if isinstance(items, dict) and "omitted" in items:
-        report.warn(rel, f"per-item data left out ({items['omitted']}): main score not re-derived")
-        return
     try:
         derived = record.rederived_main_score()
-    except ValueError as error:
-        if record.migrated_from == 1:
+    except (ValueError, TypeError, KeyError, IndexError, ArithmeticError) as error:
+        reason = str(error) if isinstance(error, ValueError) else f"{type(error).__name__}: {error}"
+        if record.migrated_from == 1 and _v1_held_by_base(rel, record, base):
             report.warn(
                 rel,
-                "migrated version-1 record keeps no per-item data: main score not re-derived",
+                "migrated version-1 record keeps no per-item data: main score not re-derived "
+                f"(held unchanged by the base, {base.label})",
+            )
+        elif record.migrated_from == 1:
+            report.refuse(
+                rel,
+                f"main score cannot be re-derived ({reason}): a migrated version-1 record "
+                "without per-item data is accepted only when the base (--base) already held it",
             )
         else:
-            report.refuse(rel, f"main score cannot be re-derived: {error}")
+            report.refuse(rel, f"main score cannot be re-derived: {reason}")
         return
     if not math.isclose(derived, stored, rel_tol=0, abs_tol=TOLERANCE):
         report.refuse(
@@ -318,77 +489,131 @@ def _check_score(report: ValidationReport, rel: str, record: ResultRecord) -> No
 
 
 def _identity(record: ResultRecord) -> str:
-    return json.dumps(record.model.identity or {"name": record.model.name}, sort_keys=True)
+    """The encoder a record is of: its identity (which holds the revision of a model with
+    one), else its name and revision."""
+    fallback = {"name": record.model.name, "revision": record.model.revision}
+    return json.dumps(record.model.identity or fallback, sort_keys=True, default=str)
 
 
-def validate_repository(root: Path, base: str | None = None) -> ValidationReport:
-    """Every check of the module docstring over the repository at ``root``."""
+def validate_repository(
+    root: Path, base: str | None = None, inflate_budget: int = SUBMISSION_INFLATE_BYTES
+) -> ValidationReport:
+    """Every check of the module docstring over the repository at ``root``;
+    ``inflate_budget``: what all its records' per-item data may inflate to together."""
     root = Path(root)
-    report = ValidationReport()
+    report = ValidationReport(inflate_budget=inflate_budget)
     results = root / RESULTS_DIR
     if not results.is_dir():
         report.refuse(RESULTS_DIR, f"{root} holds no {RESULTS_DIR}/ folder")
         return report
-    seen: dict[tuple[str, str | None, str, str], str] = {}
+    links = set(repository_links(root))
+    for link in sorted(links):
+        report.refuse(
+            link, "symbolic link: a results repository holds plain files and folders only"
+        )
+    if RESULTS_DIR in links:
+        return report
+    base_state = load_base(root, base)
+    report.base = base_state.label
+    seen: dict[tuple[str, str, str], str] = {}
     for model_dir in sorted(results.iterdir()):
+        if model_dir.is_symlink():
+            continue
         if not model_dir.is_dir():
             report.refuse(_rel(root, model_dir), "stray file: results/ holds model folders only")
             continue
+        if _bad_name(report, root, model_dir, "model folder"):
+            continue
         for folder in sorted(model_dir.iterdir()):
             rel = _rel(root, folder)
+            if folder.is_symlink():
+                continue
             if not folder.is_dir():
                 report.refuse(rel, "stray file: a model folder holds revision folders only")
+                continue
+            if _bad_name(report, root, folder, "revision folder"):
                 continue
             report.n_models += 1
             meta = _check_meta(report, rel, folder)
             settings = _check_settings(report, rel, folder)
             for entry in sorted(folder.iterdir()):
+                if entry.is_symlink():
+                    continue
                 if entry.is_file() and entry.name not in (MODEL_META, RUN_SETTINGS):
                     report.refuse(_rel(root, entry), "stray file in a model revision folder")
-                elif entry.is_dir():
+                elif entry.is_dir() and not _bad_name(report, root, entry, "dataset folder"):
                     for path in sorted(entry.iterdir()):
+                        if path.is_symlink():
+                            continue
+                        if _is_sidecar(path):
+                            continue
                         if not (path.is_file() and path.suffix == ".json"):
                             report.refuse(
                                 _rel(root, path),
-                                "stray entry: a dataset folder holds <task>.json files",
+                                "stray entry: a dataset folder holds <task>.json files "
+                                f"(and their <task>{SIDECAR_SUFFIX} sidecars)",
                             )
                             continue
+                        if _bad_name(report, root, path, "task file", path.stem):
+                            continue
                         report.n_records += 1
-                        record = _check_record(report, _rel(root, path), path, meta, settings)
+                        record = _check_record(
+                            report, _rel(root, path), path, meta, settings, base_state
+                        )
                         if record is None:
                             continue
                         key = (
                             _identity(record),
-                            record.model.revision or (meta or {}).get("revision"),
                             canonical_dataset(record.dataset_id),
                             record.task,
                         )
                         if key in seen:
                             report.refuse(
                                 _rel(root, path),
-                                f"duplicate of {seen[key]}: the same model, revision, dataset "
-                                f"({key[2]}) and task",
+                                f"duplicate of {seen[key]}: the same model identity, dataset "
+                                f"({key[1]}) and task (under another name or revision)",
                             )
                         else:
                             seen[key] = _rel(root, path)
             _check_contamination(report, rel, meta, folder)
-    label, before = base_files(root, base)
-    report.base = label
-    if before is not None:
+    if base_state.files is not None:
         now = _json_files(root)
-        for gone in sorted(before - now):
-            report.refuse(gone, f"removed result: present in the base ({label}), absent here")
+        for gone in sorted(base_state.files - now):
+            report.refuse(
+                gone, f"removed result: present in the base ({base_state.label}), absent here"
+            )
     return report
+
+
+def _is_sidecar(path: Path) -> bool:
+    """An items sidecar whose record is beside it (an orphan is a stray entry)."""
+    name = path.name
+    if not name.endswith(SIDECAR_SUFFIX) or not path.is_file():
+        return False
+    return path.with_name(name.removesuffix(SIDECAR_SUFFIX) + ".json").is_file()
+
+
+def _bad_name(
+    report: ValidationReport, root: Path, path: Path, what: str, name: str | None = None
+) -> bool:
+    """Refuse an entry whose name fails the path-segment rule; True when refused."""
+    problem = segment_problem(path.name if name is None else name)
+    if problem is None:
+        return False
+    report.refuse(_rel(root, path), f"{what} name {problem}")
+    return True
 
 
 def _check_contamination(
     report: ValidationReport, rel: str, meta: dict[str, Any] | None, folder: Path
 ) -> None:
-    trained = set((meta or {}).get("training_data") or ())
+    trained = set(training_data((meta or {}).get("training_data")) or ())
     if not trained:
         return
     evaluated: set[str] = set()
     for path in folder.glob("*/*.json"):
+        if path.is_symlink() or path.stat().st_size > RECORD_FILE_BYTES:
+            continue
         try:
             record = ResultRecord.from_dict(read_json(path), str(path))
         except DataError:

@@ -107,11 +107,21 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 @pytest.fixture()
 def repo(runs: dict[str, Path], tmp_path: Path) -> Path:
+    """A git work tree whose history (HEAD) already holds the migrated version-1 records
+    (the only way such a record, whose main score cannot be re-derived, is accepted), with
+    the two real runs added on top, uncommitted."""
     root = tmp_path / "repo"
+    add_run(runs["v1"], root)
+    _git("init", "--quiet", cwd=root)
+    _git("add", "results", cwd=root)
+    _git(
+        "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "--quiet", "-m", "v1",
+        cwd=root,
+    )  # fmt: skip
     meta = tmp_path / "meta.json"
     meta.write_text(json.dumps({"run_name": "stylometric", "license": "mit", "open_weights": True}))
-    add_run(runs["real"], root, meta)
-    add_run(runs["v1"], root)
+    add_run(runs["real"], root, meta)  # only stylometric: the model its metadata names
+    add_run(runs["real"], root, model="function-words")
     return root
 
 
@@ -126,7 +136,8 @@ def test_three_models_validate_and_table_equals_the_files(repo: Path) -> None:
     # the migrated record keeps no per-item data: a warning naming it, not a refusal
     warned = [f for f in report.warnings if "migrated version-1" in f.reason]
     assert len(warned) == 3 and all("/char-stats/" in f.path for f in warned)
-    assert report.base is None  # a plain folder without --base: removals not checked
+    assert all("held unchanged by the base, git HEAD" in f.reason for f in warned)
+    assert report.base == "git HEAD"
 
     table = results_table(repo)
     assert list(table.columns) == list(COLUMNS)
@@ -173,7 +184,13 @@ def test_cli_add_validate_table(runs: dict[str, Path], tmp_path: Path) -> None:
     added = runner.invoke(cli, ["results", "add", str(runs["v1"]), "--repo", str(repo)])
     assert added.exit_code == 0, added.output
     assert "3 added, 0 replaced (3 migrated from version 1)" in added.output
-    ok = runner.invoke(cli, ["results", "validate", "--repo", str(repo)])
+    # migrated records whose scores cannot be re-derived: refused unless the base held them
+    refused = runner.invoke(cli, ["results", "validate", "--repo", str(repo)])
+    assert refused.exit_code != 0 and "3 refused" in refused.output, refused.output
+    assert refused.output.count("accepted only when the base (--base) already held it") == 3
+    base = tmp_path / "base"
+    shutil.copytree(repo, base)
+    ok = runner.invoke(cli, ["results", "validate", "--repo", str(repo), "--base", str(base)])
     assert ok.exit_code == 0 and "0 refused, 3 warnings" in ok.output, ok.output
     out = tmp_path / "t.parquet"
     tabled = runner.invoke(cli, ["results", "table", "--repo", str(repo), "--out", str(out)])
@@ -308,9 +325,9 @@ def test_submit_to_a_bare_git_remote(runs: dict[str, Path], tmp_path: Path) -> N
 def test_submit_to_the_hub_opens_a_pull_request(runs: dict[str, Path], tmp_path: Path) -> None:
     from evaluators.results.submit import plan_submission, submit_hub
 
-    target = open_repo("someone/style-results", tmp_path / "staging")
+    target = open_repo("someone/style-results", tmp_path / "staging", hub=True)
     assert target.kind == "hub"
-    add_run(runs["v1"], target.root)
+    add_run(runs["real"], target.root, model="function-words")
     calls: list[dict[str, Any]] = []
 
     class Recorder:
@@ -318,7 +335,7 @@ def test_submit_to_the_hub_opens_a_pull_request(runs: dict[str, Path], tmp_path:
             calls.append(kwargs)
             return "https://huggingface.co/datasets/someone/style-results/discussions/1"
 
-    plan = plan_submission(resolve_repo("someone/style-results", tmp_path / "staging"))
+    plan = plan_submission(resolve_repo("someone/style-results", tmp_path / "staging", hub=True))
     assert submit_hub(plan, api=Recorder()).endswith("/discussions/1")
     (call,) = calls
     assert call["create_pr"] is True and call["repo_type"] == "dataset"
@@ -443,7 +460,6 @@ def test_contamination_is_a_warning(repo: Path) -> None:
 
 
 def test_removed_result_in_a_git_work_tree_is_checked_against_head(repo: Path) -> None:
-    _git("init", "--quiet", cwd=repo)
     _git("add", "results", cwd=repo)
     _git(
         "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "--quiet", "-m", "base",
