@@ -142,7 +142,12 @@ def decode_array(block: Mapping[str, Any]) -> np.ndarray:
     except (KeyError, TypeError, ValueError, binascii.Error) as error:
         raise ValueError(f"not an encoded array ({error})") from None
     if len(raw) != expected:
-        raise ValueError(f"array holds {len(raw)} bytes, its header declares {expected}")
+        held = (
+            f"{len(raw)} bytes of bits"
+            if dtype == "bits"
+            else f"{len(raw) // _WIDTH[dtype]} values"
+        )
+        raise ValueError(f"array holds {held}, its header says {n}")
     if dtype == "bits":
         out = np.unpackbits(np.frombuffer(raw, dtype=np.uint8))[:n].astype(bool)
     elif dtype in _DTYPES:
