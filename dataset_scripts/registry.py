@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from functools import cache
 
 from dataset_scripts.core.errors import UnknownNameError
+from dataset_scripts.core.source import Source
 from dataset_scripts.core.spec import DatasetSpec
 
 BUILDER_PACKAGES = ("demo", "steb", "arb", "valla", "styledisc")
@@ -52,6 +53,50 @@ def _declared() -> tuple[DatasetSpec, ...]:
                 raise TypeError(f"{name}.DATASETS holds {type(spec).__name__}, not a DatasetSpec")
         specs.extend(declared)
     return tuple(specs)
+
+
+@cache
+def _declared_sources() -> tuple[Source, ...]:
+    import importlib
+
+    sources: list[Source] = []
+    for name in declaring_modules():
+        declared = getattr(importlib.import_module(name), "RAW_SOURCES", ())
+        for source in declared:
+            if not isinstance(source, Source):
+                raise TypeError(f"{name}.RAW_SOURCES holds {type(source).__name__}, not a Source")
+        sources.extend(declared)
+    return tuple(sources)
+
+
+def all_sources() -> dict[str, Source]:
+    """Every declared raw-download source by name (each builder module's ``RAW_SOURCES``,
+    declared beside the builders that read it)."""
+    merged: dict[str, Source] = {}
+    for source in _declared_sources():
+        if source.name in merged:
+            raise ValueError(f"source {source.name!r} is declared twice")
+        merged[source.name] = source
+    return merged
+
+
+def source_of(spec: DatasetSpec) -> Source | None:
+    """The source ``spec`` is built from: the one named like its ``raw_hint``, or the one
+    listing its id (or its repo's) in ``datasets``; None for a dataset without a download."""
+    sources = all_sources()
+    if spec.raw_hint and spec.raw_hint in sources:
+        return sources[spec.raw_hint]
+    for source in sources.values():
+        if spec.hub_id in source.datasets or spec.repo in source.datasets:
+            return source
+    return None
+
+
+def datasets_of(source: Source) -> list[DatasetSpec]:
+    """The datasets ``source`` feeds (by id)."""
+    return sorted(
+        (s for s in all_datasets().values() if source_of(s) == source), key=lambda s: s.hub_id
+    )
 
 
 def all_datasets() -> dict[str, DatasetSpec]:

@@ -597,6 +597,9 @@ def _register() -> None:
     from evaluators.results.cli import COMMAND as results
 
     cli.add_command(results)  # the results repository (stylebench results ...)
+    from evaluators.sources_cli import COMMAND as sources
+
+    cli.add_command(sources)  # the raw-data sources (stylebench sources list/record)
     # the shortcuts: the STEB commands themselves, and build/list over every family
     cli.add_command(
         build_command(

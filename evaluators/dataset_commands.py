@@ -84,10 +84,13 @@ def build_datasets(
     register: bool | None = None,
     from_values: dict[str, Any] | None = None,
     after: AfterBuild | None = None,
+    download: Any = None,
 ) -> list[Path]:
     """What every ``build`` spelling runs: dataset ids (or, with ``family``, that family's
     only dataset when none is given), ``--all`` (of ``family``, or of every family), or
-    the user's own files (``--from``). Returns the folders written."""
+    the user's own files (``--from``); with ``download`` (a
+    :class:`evaluators.sources_cli.DownloadSettings`), each from its declared source.
+    Returns the folders written."""
     from evaluators.build_from_cli import build_from
 
     if from_values is not None and from_values.get("from_source") is not None:
@@ -98,6 +101,10 @@ def build_datasets(
         hub_ids = [_only_dataset(family)]
     if build_all == bool(hub_ids):
         raise StylebenchError("give either a dataset id or --all")
+    if download is not None:
+        return _build_downloaded(
+            hub_ids, family, build_all, out, raw, built_root, register, after, download
+        )
     out_console = console()
     if hub_ids:
         if out is not None and len(hub_ids) > 1:
@@ -117,6 +124,55 @@ def build_datasets(
             "`stylebench build <repo id>` for those you load by id"
         )
     return _build_all(out_console, family, raw_root, built_root, after)
+
+
+def _build_downloaded(
+    hub_ids: Sequence[str],
+    family: str | None,
+    build_all: bool,
+    out: Path | None,
+    raw: Path | None,
+    built_root: Path,
+    register: bool | None,
+    after: AfterBuild | None,
+    download: Any,
+) -> list[Path]:
+    """``--download``: the datasets named (every config of a release) or ``--all`` (of
+    ``family``), each built from its fetched and verified source."""
+    from dataset_scripts.registry import all_datasets, resolve
+    from dataset_scripts.status import select
+    from evaluators.sources_cli import build_with_download
+
+    if raw is not None or out is not None:
+        raise StylebenchError(
+            "--download builds from the fetched source into --built-root: drop --raw / --out"
+        )
+    if build_all:
+        specs = sorted(select(all_datasets().values(), family=family), key=lambda s: s.hub_id)
+    else:
+        specs = []
+        for hub_id in hub_ids:
+            found, note = resolve(hub_id)
+            owner = family_of(found[0].hub_id)
+            if family is not None and owner != family:
+                raise StylebenchError(
+                    f"{hub_id} is a dataset of the {owner} family, not {family}: "
+                    f"`stylebench {owner} build {hub_id} --download`"
+                )
+            if note:
+                console().print(f"[yellow]{note}[/yellow]")
+            specs += [s for s in found if s not in specs]
+    folders = build_with_download(specs, built_root=built_root, settings=download, after=after)
+    if register and build_all:
+        raise StylebenchError("--register applies to dataset ids, not --all")
+    if register is not False and not build_all:
+        from dataset_scripts.hub_cache import register_build
+
+        for folder in dict.fromkeys(folders):
+            repo = next(s.repo for s in specs if s.slug == folder.name)
+            register_build(folder, repo)
+            console().print(f'registered in datasets\' cache: load_dataset("{repo}") works offline')
+    return folders
 
 
 def _only_dataset(family: str) -> str:
@@ -303,8 +359,10 @@ def build_command(
     may set ``after``). ``--from`` (your own files in a STEB schema) is offered by the
     top-level and the STEB spelling."""
     from evaluators.build_from_cli import OPTION_NAMES, from_options
+    from evaluators.sources_cli import download_options, settings_from
 
     def build(hub_ids: tuple[str, ...], **values: Any) -> None:
+        download = settings_from(values)  # pops the --download options
         if prepare is not None:
             values = prepare(dict(values, hub_ids=hub_ids))
             hub_ids = values.pop("hub_ids")
@@ -313,6 +371,7 @@ def build_command(
             list(hub_ids),
             family=values.pop("family", None) or family,
             from_values=from_values or None,
+            download=download,
             **values,
         )
 
@@ -366,6 +425,7 @@ def build_command(
     ]
     for decorate in reversed(shared):
         build = decorate(build)
+    build = download_options(build)
     return click.command("build", help=help)(build)
 
 

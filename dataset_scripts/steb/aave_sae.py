@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, https
 from dataset_scripts.core.spec import BuildResult
 from dataset_scripts.steb.catalog import ORDER, SampleCount, steb_dataset
 from dataset_scripts.steb.sampling import cap_per_class
@@ -118,5 +119,27 @@ DATASETS = (
         builder=build,
         protocol=_PROTOCOL,
         raw_hint="AAVE_SAE_Groenwold",
+    ),
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "AAVE_SAE_Groenwold",
+        (
+            https(
+                "https://raw.githubusercontent.com/sophiegroenwold/AAVE_SAE_dataset/370149236fe9171f7ab21cf1cb07eb2bef9c1d0e/sae_samples.txt",
+                "sae_samples.txt",
+            ),
+            https(
+                "https://raw.githubusercontent.com/kristenvaccaro/CSE190-HW5/0be188251ade1440abd7e46692e9b83b90f3c14d/aave_samples.txt",
+                "aave_samples.txt",
+            ),
+        ),
+        license="no licence file; the AAVE tweets come from TwitterAAE (Twitter terms)",
+        homepage="https://github.com/sophiegroenwold/AAVE_SAE_dataset",
+        terms="The AAVE side is tweets (Blodgett et al. 2016) that the official repository omits citing Twitter's terms; use for research only.",
+        note="aave_samples.txt from a course repository's copy of the ACL Anthology supplement (its sae_samples.txt is byte-identical to the official one)",
     ),
 )

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, github
 from dataset_scripts.core.spec import Builder, BuildResult, DatasetSpec
 from dataset_scripts.raw_io import iter_jsonl, read_csv
 from dataset_scripts.steb.catalog import CLUSTERING, SampleCount, steb_dataset
@@ -673,3 +674,47 @@ DATASETS = (
 )
 if _BUILDS:  # a builder above without its declaration
     raise ValueError(f"ai_detection: builders without a declaration: {sorted(_BUILDS)}")
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "detectrl",
+        (
+            github(
+                "NLP2CT/DetectRL",
+                "3472f0ae3cc81133c821e901f6d5c8f79c60dd23",
+                (
+                    ("Benchmark/Tasks/Task1/", "Benchmark/Tasks/Task1/"),
+                    ("Benchmark/Tasks/Task4/", "Benchmark/Tasks/Task4/"),
+                ),
+            ),
+        ),
+        license="no licence file (NeurIPS 2024 D&B benchmark)",
+        homepage="https://github.com/NLP2CT/DetectRL",
+        note="the copy here is gzip'ed, so its hashes are not the download's: unverified",
+    ),
+    Source(
+        "m4_llama2",
+        (
+            github(
+                "mbzuai-nlp/M4", "3045ae6ddedc6caefcb146a72d6936c1a3b0c237", (("data/", "data/"),)
+            ),
+        ),
+        license="SemEval-2024 Task 8 data policy (no licence stated)",
+        homepage="https://github.com/mbzuai-nlp/M4",
+    ),
+    Source(
+        "gede_prelim",
+        (
+            github(
+                "lukasgehring/Assessing-LLM-Text-Detection-in-Educational-Contexts",
+                "0f73f6f6daa6847c699631560e1b7a9432cbb1d9",
+                (("datasets/", "datasets/"),),
+            ),
+        ),
+        license="no licence file",
+        homepage="https://github.com/lukasgehring/Assessing-LLM-Text-Detection-in-Educational-Contexts",
+        note="files pinned at several commits in the copy here (commits.txt), gzip'ed there: unverified",
+    ),
+)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, github
 from dataset_scripts.core.spec import BuildResult
 from dataset_scripts.steb.catalog import ORDER, SampleCount, steb_dataset
 from dataset_scripts.steb.sampling import cap_per_class
@@ -142,5 +143,27 @@ DATASETS = (
         builder=build,
         protocol=_PROTOCOL,
         raw_hint="ASSET",
+    ),
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "ASSET",
+        (
+            github(
+                "facebookresearch/asset",
+                "9d659040d0d8942dbc4cd65cf357563b43fd9ab4",
+                (
+                    ("dataset/", "dataset/"),
+                    ("human_ratings/", "human_ratings/"),
+                    ("README.md", ""),
+                    ("LICENSE", ""),
+                ),
+            ),
+        ),
+        license="CC BY-NC 4.0",
+        homepage="https://github.com/facebookresearch/asset",
     ),
 )

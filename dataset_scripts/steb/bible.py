@@ -18,6 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, github
 from dataset_scripts.core.spec import BuildResult
 from dataset_scripts.steb.catalog import clustering_counts, steb_dataset
 from dataset_scripts.steb.labelled import CAP_PROTOCOL, labelled_table, require
@@ -218,5 +219,22 @@ DATASETS = (
         builder=build,
         protocol=PROTOCOL,
         raw_hint="BibleVersions",
+    ),
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "BibleVersions",
+        (
+            github(
+                "keithecarlson/StyleTransferBibleData",
+                "1c6c8eec242d496c40531d740cd0d57f5f195d05",
+                (("Data/Bibles/", "Data/Bibles/"), ("README.md", ""), ("Results/Results.csv", "")),
+            ),
+        ),
+        license="public-domain texts; LEB under Lexham's free-use licence (attribution)",
+        homepage="https://github.com/keithecarlson/StyleTransferBibleData",
     ),
 )

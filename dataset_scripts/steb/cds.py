@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, github
 from dataset_scripts.core.spec import BuildResult
 from dataset_scripts.steb.catalog import ORDER, SampleCount, clustering_counts, steb_dataset
 from dataset_scripts.steb.labelled import CAP_PROTOCOL, labelled_table
@@ -100,5 +101,23 @@ DATASETS = (
         builder=build,
         protocol=PROTOCOL,
         raw_hint="CDS_samples",
+    ),
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "CDS_samples",
+        (
+            github(
+                "martiansideofthemoon/style-transfer-paraphrase",
+                "a7056305494ae6e713666da1592c2696775828ab",
+                (("data_samples/", "data_samples/"), ("LICENSE", "")),
+            ),
+        ),
+        license="MIT (repository); cite each style's original source",
+        homepage="https://github.com/martiansideofthemoon/style-transfer-paraphrase",
+        note="the sample release; the full corpus is billray110/corpus-of-diverse-styles on the Hub",
     ),
 )

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, github
 from dataset_scripts.core.spec import BuildResult
 from dataset_scripts.steb.catalog import clustering_counts, steb_dataset
 from dataset_scripts.steb.labelled import (
@@ -75,5 +76,22 @@ DATASETS = (
         builder=build,
         protocol=PROTOCOL,
         raw_hint="eWAVE",
+    ),
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "eWAVE",
+        (
+            github(
+                "cldf-datasets/ewave",
+                "02a93c25920696e2ce3ca7d8fc2ce44baf5a43ed",
+                (("cldf/", "cldf/"), ("raw/", "raw/"), ("README.md", ""), ("LICENSE", "")),
+            ),
+        ),
+        license="CC BY 3.0",
+        homepage="https://github.com/cldf-datasets/ewave",
     ),
 )

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, github, https
 from dataset_scripts.core.spec import BuildResult
 from dataset_scripts.raw_io import open_text, read_csv  # noqa: F401 (open_text: re-exported)
 from dataset_scripts.steb.sampling import MAX_PER_CLASS, MIN_PER_CLASS, cap_per_class
@@ -93,4 +94,50 @@ def labelled_builder(
 CAP_PROTOCOL = (
     "As in STEB, every label keeps its first n texts in source order, n = the smallest "
     "label's size clamped to [25, 200]; labels with fewer texts are dropped (counted below)."
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "davidson_hate_speech_offensive",
+        (
+            https(
+                "https://raw.githubusercontent.com/t-davidson/hate-speech-and-offensive-language/cb50f7e9eb855a99abc51423bf40df0e26d6fe30/data/labeled_data.csv",
+                "data/labeled_data.csv",
+            ),
+        ),
+        license="MIT",
+        homepage="https://github.com/t-davidson/hate-speech-and-offensive-language",
+    ),
+    Source(
+        "vicomtech_hate_speech_stormfront",
+        (
+            github(
+                "Vicomtech/hate-speech-dataset",
+                "b802137e8314c38a8d4faa965f9908d6c8e7a84d",
+                (
+                    ("all_files/", "all_files/"),
+                    ("annotations_metadata.csv", ""),
+                    ("LICENSE", ""),
+                    ("README.md", ""),
+                ),
+            ),
+        ),
+        license="CC BY-SA 3.0 ES",
+        homepage="https://github.com/Vicomtech/hate-speech-dataset",
+    ),
+    Source(
+        "sms_spam_collection",
+        (
+            github(
+                "SnehaKedia/sms-spam-detection-using-tensorflow-keras",
+                "ae6d75701433e884ae62bca4bed8eb40c622c3d1",
+                (("smsspamcollection/", "smsspamcollection/"),),
+            ),
+        ),
+        license="free, no limitations beyond the authors' copyright (readme section 4); cite Almeida et al. 2011",
+        homepage="https://archive.ics.uci.edu/dataset/228/sms+spam+collection",
+        note="the UCI zip's layout, from a copy whose SMSSpamCollection blob another repository holds byte-identical",
+    ),
 )

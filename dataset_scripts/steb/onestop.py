@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, github
 from dataset_scripts.core.spec import BuildResult
 from dataset_scripts.steb.catalog import ORDER, SampleCount, steb_dataset
 from dataset_scripts.steb.sampling import cap_per_class
@@ -149,5 +150,27 @@ DATASETS = (
         builder=build,
         protocol=_PROTOCOL,
         raw_hint="OneStopEnglish",
+    ),
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "OneStopEnglish",
+        (
+            github(
+                "nishkalavallabhi/OneStopEnglishCorpus",
+                "37f8db3945cd2f3cc0caafe45674147b224349be",
+                (
+                    ("Sentence-Aligned/", "Sentence-Aligned/"),
+                    ("Texts-SeparatedByReadingLevel/", "Texts-SeparatedByReadingLevel/"),
+                    ("README.md", ""),
+                    ("LICENSE.markdown", ""),
+                ),
+            ),
+        ),
+        license="CC BY-SA 4.0",
+        homepage="https://github.com/nishkalavallabhi/OneStopEnglishCorpus",
     ),
 )

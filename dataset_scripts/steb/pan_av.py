@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, github
 from dataset_scripts.core.spec import BuildResult, DatasetSpec
 from dataset_scripts.raw_io import iter_jsonl, read_text
 from dataset_scripts.steb.catalog import PREDEFINED, predefined_counts, steb_dataset
@@ -640,3 +641,80 @@ MULTILINGUAL_AV = (
 )
 
 DATASETS = (ENRON, *AV_SETS, *MULTILINGUAL_AV)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "pan13_authorship_verification_test",
+        (
+            github(
+                "johannesjasper/pan_av_data",
+                "a5b7077a29ff65684ee8c49f92fa2d289a7d447a",
+                (
+                    (
+                        "test/pan13-authorship-verification-test-corpus2-2013-05-29/",
+                        "pan13-authorship-verification-test-corpus2-2013-05-29/",
+                    ),
+                ),
+            ),
+        ),
+        license=PAN_LICENSE,
+        homepage="https://zenodo.org/records/3715999",
+        note="English problems only, as a participant's repository normalised them (a dummy/ level added)",
+    ),
+    *(
+        Source(
+            f"pan14_authorship_verification_test_corpus{n}",
+            (
+                github(
+                    "johannesjasper/pan_av_data",
+                    "a5b7077a29ff65684ee8c49f92fa2d289a7d447a",
+                    tuple(
+                        (
+                            f"test/pan14-authorship-verification-test-corpus-2014-04-22/pan14-author-verification-test-corpus{n}-english-{kind}-2014-04-22/",
+                            f"pan14-author-verification-test-corpus{n}-english-{kind}-2014-04-22/",
+                        )
+                        for kind in ("essays", "novels")
+                    ),
+                ),
+            ),
+            license=PAN_LICENSE,
+            homepage="https://zenodo.org/records/3716033",
+            note="English essays and novels only (the repository kept English)",
+        )
+        for n in (1, 2)
+    ),
+    Source(
+        "pan15_authorship_verification_english_test",
+        (
+            github(
+                "johannesjasper/pan_av_data",
+                "a5b7077a29ff65684ee8c49f92fa2d289a7d447a",
+                (
+                    (
+                        "test/pan15-authorship-verification-test-dataset2-2015-04-19/",
+                        "pan15-authorship-verification-test-dataset2-2015-04-19/",
+                    ),
+                ),
+            ),
+        ),
+        license=PAN_LICENSE,
+        homepage="https://zenodo.org/records/3737563",
+    ),
+    Source(
+        "enron_idiolect_sample",
+        (
+            github(
+                "andreanini/idiolect",
+                "889f1125bde4cce27201ac61bd782f3ba3fb98f9",
+                (
+                    ("data/enron.sample.rda", "enron.sample.rda"),
+                    ("R/enron.sample.R", "enron.sample.R"),
+                ),
+            ),
+        ),
+        license="GPL (>= 2)",
+        homepage="https://github.com/andreanini/idiolect",
+    ),
+)

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, github, manual, zenodo
 from dataset_scripts.core.spec import Builder, BuildResult, DatasetSpec
 from dataset_scripts.raw_io import read_text
 from dataset_scripts.steb.catalog import predefined_counts, steb_dataset
@@ -508,4 +509,138 @@ DATASETS = (
     _sc(26, "easy", 71108),
     _sc(26, "hard", 54141),
     _sc(26, "medium", 24406),
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "pan18_style_change",
+        (
+            github(
+                "EmilNik/StyleChangeDetection",
+                "cf0f1b1",
+                (
+                    (
+                        "data/validation_raw/",
+                        "pan18-style-change-detection-validation-dataset-2018-01-31/",
+                    ),
+                ),
+            ),
+        ),
+        license=PAN_LICENSE,
+        homepage="https://zenodo.org/records/3746040",
+        note="a participant's copy of the validation set (the Zenodo record is on request); commit given short in its SOURCE",
+    ),
+    Source(
+        "pan22_style_change",
+        (
+            github(
+                "PLN-disca-iimas/StyleChangeDetection",
+                "25fb4d653a091ef0e8d357a93354f57ea6d5bc5a",
+                (
+                    (
+                        "corpus/pan22/dataset1/validation/",
+                        "pan22-style-change-detection/dataset1/validation/",
+                    ),
+                ),
+            ),
+        ),
+        license=PAN_LICENSE,
+        homepage=PAN_DATA_URL,
+        note="a participant's copy of dataset1's validation split",
+    ),
+    *(
+        Source(
+            f"pan22_style_change_dataset{n}",
+            (
+                manual(
+                    "https://zenodo.org/records/6334245", "pan22-style-change-detection.zip", "zip"
+                ),
+            ),
+            license=PAN_LICENSE,
+            homepage=PAN_DATA_URL,
+            gated=True,
+            instructions=(
+                "PAN22 style change data are released on request: log in to Zenodo, request "
+                f"access to the PAN22 style change record, and download the zip (it holds dataset{n})."
+            ),
+            terms="PAN shared-task data: research use; do not redistribute.",
+            note="record id as listed on pan.webis.de (not checked here); hashes unverified",
+        )
+        for n in (2, 3)
+    ),
+    Source(
+        "pan23_multi_author_analysis",
+        (
+            github(
+                "neilhpatel/StyleChangeDetection2023",
+                "601db521a01436a151d268e14c2c2dc9bb4b39d7",
+                tuple(
+                    (f"release/{d}/{d}-validation/", f"{d}/{d}-validation/")
+                    for d in (f"pan23-multi-author-analysis-dataset{i}" for i in (1, 2, 3))
+                ),
+            ),
+        ),
+        license=PAN_LICENSE,
+        homepage="https://zenodo.org/records/7729178",
+        terms="PAN shared-task data (Zenodo 7729178, access on request): research use; do not redistribute.",
+        note="a participant's copy of the validation splits; the Zenodo record itself is on request",
+    ),
+    Source(
+        "pan24_multi_author_analysis",
+        (
+            github(
+                "reascr/Multi-Author-Writing-Style-Analysis-2024",
+                "4aff2ad8560e4c9765c1b1aa0dc4c461225eb123",
+                tuple(
+                    (f"pan24-multi-author-analysis/{lvl}/validation/",) * 2
+                    for lvl in ("easy", "medium", "hard")
+                ),
+            ),
+        ),
+        license=PAN_LICENSE,
+        homepage="https://zenodo.org/records/10677876",
+        note="a participant's copy of the validation splits (original: Zenodo 10677876)",
+    ),
+    Source(
+        "pan25_multi_author_analysis",
+        (
+            zenodo(
+                "14891299",
+                "pan25-multi-author-analysis.zip",
+                members=tuple(
+                    (f"pan25-multi-author-analysis/{lvl}/validation/",) * 2
+                    for lvl in ("easy", "medium", "hard")
+                ),
+            ),
+        ),
+        license=PAN_LICENSE,
+        homepage="https://zenodo.org/records/14891299",
+        note="files' hashes from the one public copy (eeguskiza/multi-author-analysis@a3fc8cca), which gives STEB's Table 15 counts exactly; the zip's own hash unverified",
+    ),
+    Source(
+        "pan_code_smoketests",
+        (
+            github(
+                "pan-webis-de/pan-code",
+                "db0391d3e3ecf5850589999f0d1e8a813df2a787",
+                (
+                    (
+                        "clef26/generative-authorship-verification/pan26-generative-ai-detection-smoke-test/",
+                    )
+                    * 2,
+                    ("clef26/multi-author-analysis/smoketest/",) * 2,
+                    (
+                        "clef20/authorship-verification/datasets/pan20-authorship-verification-test/truth.jsonl",
+                        "",
+                    ),
+                    ("clef26/text-watermarking/spot-check-dataset/README.md", ""),
+                    ("LICENSE", ""),
+                ),
+            ),
+        ),
+        license="MIT",
+        homepage="https://github.com/pan-webis-de/pan-code",
+    ),
 )

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, https
 from dataset_scripts.core.spec import Builder, BuildResult
 from dataset_scripts.steb.catalog import clustering_counts, steb_dataset
 from dataset_scripts.steb.labelled import CAP_PROTOCOL, labelled_table
@@ -196,4 +197,22 @@ DATASETS = tuple(
         ("politics", "political orientation", 3, 200),
         ("tod", "time of day of the story", 5, 200),
     )
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "PASTEL",
+        (
+            https(
+                "https://raw.githubusercontent.com/bajajahsaas/PASTEL/2d85478d32f2600c0091c368880e8e1b95bddb57/code/StyleClassify/tsv_bert_files.zip",
+                "",
+                archive="zip",
+            ),
+        ),
+        license="no licence file (dykang/PASTEL)",
+        homepage="https://github.com/dykang/PASTEL",
+        note="a student fork's zip of PASTEL's sentence-level sets; the original data.zip is not reachable",
+    ),
 )

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, https
 from dataset_scripts.core.spec import BuildResult
 from dataset_scripts.steb.catalog import clustering_counts, steb_dataset
 from dataset_scripts.steb.labelled import (
@@ -147,5 +148,22 @@ DATASETS = (
         builder=build_stackexchange,
         protocol=PROTOCOL,
         raw_hint="StanfordPoliteness",
+    ),
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "StanfordPoliteness",
+        tuple(
+            https(
+                f"https://raw.githubusercontent.com/sudhof/politeness/b21822791a7fa300e7ea3cdc8d4a611bdb164695/corpora/{name}",
+                name,
+            )
+            for name in ("wikipedia.annotated.csv", "stack-exchange.annotated.csv")
+        ),
+        license="Stanford Politeness Corpus (Danescu-Niculescu-Mizil et al. 2013); repository Apache-2.0",
+        homepage="https://github.com/sudhof/politeness",
     ),
 )

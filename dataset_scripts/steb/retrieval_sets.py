@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, github
 from dataset_scripts.core.spec import Builder, BuildResult, DatasetSpec
 from dataset_scripts.raw_io import iter_jsonl, read_text
 from dataset_scripts.steb.catalog import RETRIEVAL, SampleCount, steb_dataset
@@ -425,3 +426,27 @@ CCAT50_SPEC = DatasetSpec(
 )
 
 DATASETS = (*RETRIEVAL_SETS, *MULTILINGUAL_AA, CCAT50_SPEC)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "pan18_cross_domain_authorship_attribution",
+        (
+            github(
+                "UGURGULAYDIN/Author-Detection-with-Machine-Learning",
+                "400e99ddc463e04817675ada5fd00f3df42f9a67",
+                tuple(
+                    (f"{d}/",) * 2
+                    for d in (
+                        "pan18-cross-domain-authorship-attribution-training-dataset-2017-12-02",
+                        "pan18-cross-domain-authorship-attribution-test-dataset2-2018-04-20",
+                    )
+                ),
+            ),
+        ),
+        license=PAN_LICENSE,
+        homepage="https://zenodo.org/records/3737849",
+        note="a participant's copy of the training and test sets (original: Zenodo 3737849)",
+    ),
+)

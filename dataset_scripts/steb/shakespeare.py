@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, github
 from dataset_scripts.core.spec import BuildResult
 from dataset_scripts.steb.catalog import ORDER, SampleCount, steb_dataset
 from dataset_scripts.steb.sampling import cap_per_class
@@ -147,5 +148,27 @@ DATASETS = (
         builder=build,
         protocol=_PROTOCOL,
         raw_hint="Shakespeare",
+    ),
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "Shakespeare",
+        (
+            github(
+                "cocoxu/Shakespeare",
+                "ced63d473620e0f301ff87fbe14bdd99d5d9b2c4",
+                (
+                    ("data/align/plays/merged/", "data/align/plays/merged/"),
+                    ("README", ""),
+                    ("README_DATA", ""),
+                    ("README_LICENSE", ""),
+                ),
+            ),
+        ),
+        license="no licence (cite Xu et al. COLING 2012); texts from SparkNotes and eNotes",
+        homepage="https://github.com/cocoxu/Shakespeare",
     ),
 )

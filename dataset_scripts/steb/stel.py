@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, github
 from dataset_scripts.core.spec import BuildResult
 from dataset_scripts.raw_io import open_text
 from dataset_scripts.steb.catalog import ORDER, SampleCount, steb_dataset
@@ -237,5 +238,27 @@ DATASETS = (
         builder=build_register,
         protocol=_PROTOCOL,
         raw_hint="STEL",
+    ),
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "STEL",
+        (
+            github(
+                "nlpsoc/STEL",
+                "e52f0521df53bd57c9ecafda16e7f2d6966a9993",
+                (
+                    ("Data/STEL/", "Data/STEL/"),
+                    ("Data/Experiment-Results/", "Data/Experiment-Results/"),
+                    ("LICENSE", ""),
+                ),
+            ),
+        ),
+        license="MIT; the formal sample also under the Yahoo Webscope terms (GYAFC-derived)",
+        homepage="https://github.com/nlpsoc/STEL",
+        terms="The formal/informal STEL sample derives from GYAFC (Yahoo Answers): research use under the Yahoo Webscope terms.",
     ),
 )

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, github
 from dataset_scripts.core.spec import BuildResult
 from dataset_scripts.steb.catalog import ORDER, SampleCount, steb_dataset
 from dataset_scripts.steb.sampling import cap_per_class
@@ -197,5 +198,35 @@ DATASETS = (
         builder=build,
         protocol=_PROTOCOL,
         raw_hint="StylePTB",
+    ),
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "StylePTB",
+        (
+            github(
+                "lvyiwei1/DiffuSeq_StylePTB",
+                "1ed5b48c25e56eb3540783ee83e989d12c56229a",
+                (("datasets/", "datasets/"),),
+            ),
+            github(
+                "lvyiwei1/StylePTB",
+                "0c24befeb80098307d7bdff6c5adaf04529fa36f",
+                (
+                    ("LICENSE", ""),
+                    ("README.md", ""),
+                    (
+                        "Amazon Mechanical Turk Webpages and Results/",
+                        "Amazon Mechanical Turk Webpages and Results/",
+                    ),
+                    ("Compositional Datasets/", "Compositional Datasets/"),
+                ),
+            ),
+        ),
+        license="CC BY 4.0",
+        homepage="https://github.com/lvyiwei1/StylePTB",
     ),
 )

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, https
 from dataset_scripts.core.spec import BuildResult
 from dataset_scripts.steb.catalog import clustering_counts, steb_dataset
 from dataset_scripts.steb.labelled import CAP_PROTOCOL, labelled_table, read_delimited
@@ -105,5 +106,40 @@ DATASETS = (
         builder=build,
         protocol=PROTOCOL,
         raw_hint="X-GENRE",
+    ),
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "X-GENRE",
+        tuple(
+            https(
+                f"https://raw.githubusercontent.com/TajaKuzman/Genre-Datasets-Comparison/{commit}/data-splits/{name}",
+                to,
+            )
+            for commit, name, to in (
+                ("8a8fa82df7f77b08f521d41ffc89e570df53591e", "X-GENRE-dev.csv", "X-GENRE-dev.tsv"),
+                (
+                    "f768bfb9b92447edf05068f60f9e62dc76ff5f38",
+                    "EN-GINCO-X-GENRE.csv",
+                    "EN-GINCO-X-GENRE.csv",
+                ),
+                (
+                    "7bf5d1bfa4195c7219650e179cfe7cff91d0ab37",
+                    "FTD-X-GENRE-test.txt",
+                    "FTD-X-GENRE-test.txt",
+                ),
+                (
+                    "7bf5d1bfa4195c7219650e179cfe7cff91d0ab37",
+                    "MT-GINCO-X-GENRE-test.csv",
+                    "MT-GINCO-X-GENRE-test.csv",
+                ),
+            )
+        ),
+        license="CC BY-SA 4.0 (CORE annotations); GINCO/FTD: see their releases",
+        homepage="https://github.com/TajaKuzman/Genre-Datasets-Comparison",
+        note="the files were removed at the repository's HEAD: each is pinned at the commit that still holds it",
     ),
 )

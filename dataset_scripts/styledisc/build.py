@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import StylebenchError
+from dataset_scripts.core.source import Source, github
 from dataset_scripts.core.spec import Builder, BuildResult, DatasetSpec
 from dataset_scripts.core.styledisc_schema import CONFIG, validate_triplets
 from dataset_scripts.styledisc.domains import DOMAINS, GENRES, Domain
@@ -162,4 +163,61 @@ DATASETS = tuple(  # one dataset per domain
         run_command=f"stylebench styledisc run --dataset built/styledisc__{name}",
     )
     for name, domain in DOMAINS.items()
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "enron_emails_drndr",
+        (
+            github(
+                "drndr/bert_ent_attack",
+                "12b65cc9f57d950268893bdd7d51d777fe86445f",
+                (
+                    ("datasets/enron/test_data.json", "test_data.json"),
+                    ("datasets/README.md", "README.md"),
+                ),
+            ),
+        ),
+        license="no licence (CMU Enron corpus, via Kaggle)",
+        homepage="https://github.com/drndr/bert_ent_attack",
+    ),
+    Source(
+        "raidar",
+        (github("cvlab-columbia/RaidarLLMDetect", "6bd9752078d480ba4ed6b87d82c205942ec1e867"),),
+        license="no licence file (ICLR 2024 paper code)",
+        homepage="https://github.com/cvlab-columbia/RaidarLLMDetect",
+        note="the copy here is gzip'ed and partial, so its hashes are not the download's: unverified",
+    ),
+    Source(
+        "reuters21578",
+        (
+            github(
+                "colibri17/TextCategorization",
+                "b6c2ca3d46a2540843400890792e5165448b4516",
+                (("reuters21578/", "reuters21578/"),),
+            ),
+        ),
+        license="Reuters-21578 Distribution 1.0: free distribution for research purposes only",
+        homepage="https://doi.org/10.24432/C52G6M",
+        terms="Reuters-21578 Distribution 1.0: research purposes only.",
+        note="the copy here gzip'ed the .sgm files, so its hashes are not the download's: unverified",
+    ),
+    Source(
+        "fast_detectgpt_raw",
+        (
+            github(
+                "baoguangsheng/fast-detect-gpt",
+                "971b05202bac2bb504d60c0ac0812fea7a8f7c82",
+                (
+                    ("exp_gpt3to4/data/", "exp_gpt3to4/data/"),
+                    ("exp_main/data/", "exp_main/data/"),
+                    ("LICENSE", ""),
+                ),
+            ),
+        ),
+        license="MIT",
+        homepage="https://github.com/baoguangsheng/fast-detect-gpt",
+    ),
 )

@@ -19,6 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, hub
 from dataset_scripts.core.spec import BuildResult, DatasetSpec
 from dataset_scripts.valla.common import VALLA_CITATION
 from dataset_scripts.valla.splits import SEED, Row, iid_splits, with_av
@@ -147,5 +148,26 @@ DATASETS = (
         + SAMPLE_NOTE,
         table_name="BlogsAll",
         **_COMMON,
+    ),
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "blog_authorship_corpus",
+        (
+            hub(
+                "barilan/blog_authorship_corpus",
+                "",
+                (("blogs/", "blogs/"),),
+                filename="data/blogs.zip",
+                archive="zip",
+            ),
+        ),
+        license="non-commercial research use (corpus homepage)",
+        homepage="https://u.cs.biu.ac.il/~koppel/BlogCorpus.htm",
+        terms="The Blog Authorship Corpus may be freely used for non-commercial research purposes only.",
+        note="revision not pinned (no Hub access here); the recorded files are the first 100 of blogs/, byte-exact from muhwagua/color-bert@8db0aa36",
     ),
 )

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, github
 from dataset_scripts.core.spec import BuildResult, DatasetSpec
 from dataset_scripts.valla.common import VALLA_CITATION, author_files, find_folder, read_text
 from dataset_scripts.valla.splits import SEED, sorted_rows, stratified_split, with_av
@@ -112,3 +113,21 @@ SPEC = DatasetSpec(
 
 
 DATASETS = (SPEC,)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "ccat50",
+        (
+            github(
+                "zpantovic/Reuter_50_50",
+                "cc6261d5b915f0d1b3f0979519c33d16e2012a18",
+                (("data/C50train/", "data/C50train/"), ("data/C50test/", "data/C50test/")),
+            ),
+        ),
+        license="UCI Reuter_50_50 (RCV1 subset, Reuters text): research use",
+        homepage="https://archive.ics.uci.edu/dataset/217/reuter+50+50",
+        terms="Reuters text (RCV1): research use only.",
+    ),
+)

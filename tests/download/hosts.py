@@ -1,0 +1,227 @@
+"""A local stand-in for every host a source is downloaded from, serving archives built
+at test time from ``../shared/corpora`` in each host's real layout:
+
+* GitHub: ``/<owner>/<repo>/archive/<commit>.tar.gz``, a tarball whose files sit under
+  ``<repo>-<commit>/`` at their repository paths;
+* Zenodo: ``/records/<id>/files/<name>?download=1``, the record's zip;
+* the Hub: the endpoints ``huggingface_hub.snapshot_download`` calls
+  (``/api/datasets/<repo>/revision/<rev>``, ``/api/datasets/<repo>/tree/<commit>``, and
+  HEAD/GET ``/datasets/<repo>/resolve/<commit>/<path>`` with ``X-Repo-Commit`` and
+  ``ETag``), answering at the environment's ``HF_ENDPOINT``;
+* a mirror: ``/mirror/<host>/<path>`` for every file (plain HTTPS files included).
+
+Every GET honours ``Range`` (206). Faults per path: ``cut`` (close the connection after
+N bytes, once), ``trickle`` (one byte per 0.2 s), ``hang`` (never answer), ``status``
+(answer that HTTP status).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import re
+import tarfile
+import threading
+import time
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from dataset_scripts.core.source import Download, Source
+
+HUB_COMMIT = "0123456789abcdef0123456789abcdef01234567"
+
+
+def copy_files(source: Source, download: Download, copy: Path) -> dict[str, bytes]:
+    """{path in the download: bytes} of ``download``, read back from the raw copy
+    ``copy`` through the inverse of its ``members`` map."""
+    files = sorted(
+        p.relative_to(copy).as_posix()
+        for p in copy.rglob("*")
+        if p.is_file() and p.name != "SOURCE.txt"
+    )
+    out: dict[str, bytes] = {}
+    for src, dst in download.members:
+        target = dst or src
+        for rel in files:
+            if target == "" or (target.endswith("/") and rel.startswith(target)):
+                out[src + rel[len(target) :]] = (copy / rel).read_bytes()
+            elif rel == target:
+                out[src] = (copy / rel).read_bytes()
+    return out
+
+
+def tarball(prefix: str, files: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz", compresslevel=1) as tar:
+        for name, data in sorted(files.items()):
+            info = tarfile.TarInfo(f"{prefix}{name}")
+            info.size, info.mtime = len(data), 1_600_000_000
+            tar.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def zipped(files: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as handle:
+        for name, data in sorted(files.items()):
+            handle.writestr(name, data)
+    return buffer.getvalue()
+
+
+@dataclass
+class Hosts:
+    """What the server serves: raw bytes by path, Hub repos, faults, and a request log."""
+
+    files: dict[str, bytes] = field(default_factory=dict)
+    hub: dict[str, dict[str, bytes]] = field(default_factory=dict)  # repo -> {path: bytes}
+    faults: dict[str, tuple[str, int]] = field(default_factory=dict)  # path -> (kind, arg)
+    log: list[tuple[str, str, str]] = field(default_factory=list)  # (method, path, range)
+    port: int = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def add_source(self, source: Source, copy: Path) -> None:
+        """Serve every download of ``source`` at its host's path and under /mirror."""
+        for download in source.downloads:
+            files = copy_files(source, download, copy)
+            if download.kind == "github":
+                repo = download.location.split("/")[1]
+                body = tarball(f"{repo}-{download.revision}/", files)
+                self.files[f"/{download.location}/archive/{download.revision}.tar.gz"] = body
+            elif download.kind == "zenodo":
+                body = zipped(files)
+                self.files[f"/records/{download.location}/files/{download.filename}"] = body
+            elif download.kind == "hub":
+                repo_files = {download.filename: zipped(files)} if download.archive else files
+                self.hub[download.location] = repo_files
+                for name, data in repo_files.items():
+                    self.files[f"/mirror/{download.site_path()}/{name}"] = data
+                continue
+            else:  # https: the one file
+                ((_, data),) = files.items()
+                body = zipped(files) if download.archive else data
+            self.files[f"/mirror/{download.site_path()}"] = body
+
+    def mirror_path(self, download: Download) -> str:
+        return f"/mirror/{download.site_path()}"
+
+
+class _Handler(BaseHTTPRequestHandler):
+    hosts: Hosts
+
+    def log_message(self, *args: object) -> None:  # quiet
+        pass
+
+    def do_HEAD(self) -> None:
+        self._answer(head=True)
+
+    def do_GET(self) -> None:
+        self._answer(head=False)
+
+    def _answer(self, head: bool) -> None:
+        path = unquote(urlsplit(self.path).path)
+        self.hosts.log.append((self.command, path, self.headers.get("Range", "")))
+        fault, arg = self.hosts.faults.get(path, ("", 0))
+        if fault == "hang":
+            time.sleep(arg)
+            return
+        if fault == "status":
+            self._send(arg, b"error\n")
+            return
+        body, extra = self._resolve(path)
+        if body is None:
+            self._send(404, b"not found\n")
+            return
+        start = 0
+        match = re.fullmatch(r"bytes=(\d+)-", self.headers.get("Range", ""))
+        status = 200
+        if match and int(match.group(1)) < len(body):
+            start, status = int(match.group(1)), 206
+        part = body[start:]
+        self.send_response(status)
+        self.send_header("Content-Length", str(len(part)))
+        if status == 206:
+            self.send_header("Content-Range", f"bytes {start}-{len(body) - 1}/{len(body)}")
+        for key, value in extra.items():
+            self.send_header(key, value)
+        self.end_headers()
+        if head:
+            return
+        if fault == "cut":
+            self.hosts.faults.pop(path)  # once
+            self.wfile.write(part[:arg])
+            self.wfile.flush()
+            self.connection.shutdown(2)
+            return
+        if fault == "trickle":
+            deadline = time.monotonic() + arg
+            for i in range(len(part)):
+                if time.monotonic() > deadline:
+                    break
+                try:
+                    self.wfile.write(part[i : i + 1])
+                    self.wfile.flush()
+                except OSError:
+                    return
+                time.sleep(0.2)
+            return
+        self.wfile.write(part)
+
+    def _send(self, status: int, body: bytes, extra: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Length", str(len(body)))
+        for key, value in (extra or {}).items():
+            self.send_header(key, value)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _resolve(self, path: str) -> tuple[bytes | None, dict[str, str]]:
+        if path in self.hosts.files:
+            return self.hosts.files[path], {}
+        hub = re.fullmatch(r"/api/datasets/(.+?)/(revision|tree)/([^/]+)(/.*)?", path)
+        if hub and hub.group(1) in self.hosts.hub:
+            repo, what = hub.group(1), hub.group(2)
+            if what == "revision":
+                info = {"id": repo, "sha": HUB_COMMIT, "siblings": []}
+                return json.dumps(info).encode(), {"Content-Type": "application/json"}
+            tree = [
+                {
+                    "type": "file",
+                    "path": name,
+                    "size": len(data),
+                    "oid": hashlib.sha1(data).hexdigest(),
+                }
+                for name, data in sorted(self.hosts.hub[repo].items())
+            ]
+            return json.dumps(tree).encode(), {"Content-Type": "application/json"}
+        resolve = re.fullmatch(r"/datasets/(.+?)/resolve/([^/]+)/(.+)", path)
+        if resolve and resolve.group(1) in self.hosts.hub:
+            data = self.hosts.hub[resolve.group(1)].get(resolve.group(3))
+            if data is None:
+                return None, {}
+            etag = hashlib.sha1(data).hexdigest()
+            return data, {"X-Repo-Commit": HUB_COMMIT, "ETag": f'"{etag}"'}
+        return None, {}
+
+
+def serve(hosts: Hosts) -> Iterator[Hosts]:
+    """Run the server on 127.0.0.1 for the duration (a generator for a fixture)."""
+    handler = type("Handler", (_Handler,), {"hosts": hosts})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    hosts.port = server.server_address[1]
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield hosts
+    finally:
+        server.shutdown()
+        server.server_close()
