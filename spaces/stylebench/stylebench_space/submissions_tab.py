@@ -10,6 +10,14 @@ e.g. ``@refs/pr/3``; not offline). Everything is unpacked, cloned or downloaded 
 fresh temporary folder that is deleted afterwards: the Space never writes anywhere else,
 and never pushes or opens a pull request (``stylebench results submit`` does that).
 
+Budgets (the same as ``stylebench results validate``'s, :mod:`evaluators.results.items`):
+a zip of at most :data:`MAX_ZIP_BYTES`, unpacking to at most :data:`MAX_UNPACKED_BYTES` in
+at most :data:`MAX_FILES` files, none over the record-file budget (32 MiB); then the
+records' per-item data may declare at most the per-record (64 MiB) and per-submission
+(1 GiB) inflate budgets, checked before anything is inflated, each stream inflated only
+to its declared size. A repository holding a symbolic link is refused (a zip holding one
+never unpacks).
+
 ``STYLEBENCH_SPACE_RESULTS_BASE`` (a local copy of the results repository) is what an
 uploaded zip is compared with for removed results; without it removals are not checked
 for a zip, and the report says so. ``STYLEBENCH_SPACE_GIT_ROOTS`` (folders separated by
@@ -54,7 +62,9 @@ Upload the repository folder as a zip (it holds `results/`), or give a git URL
 (`https://...#branch`) or a Hub dataset repo (`org/name@refs/pr/N`). Refused: a record
 whose main score does not follow from its per-item data, a missing run setting, a folder
 that does not match its metadata, a duplicate, an unknown benchmark version, and a result
-removed from the repository. Nothing is stored: the check runs in a temporary folder."""
+removed from the repository, a symbolic link, a name that is not a plain folder or file
+name, per-item data over its size budget. Nothing is stored: the check runs in a
+temporary folder."""
 
 
 @dataclass
@@ -85,14 +95,27 @@ class SubmissionReport:
 
 
 def validator() -> Any:
-    """The results repository's validate function (one place that names it)."""
+    """The results repository's validate function (one place that names it), run with
+    the per-submission inflate budget of :mod:`evaluators.results.items`."""
     try:
+        from evaluators.results.items import SUBMISSION_INFLATE_BYTES
         from evaluators.results.validate import validate_repository
     except ImportError:
         raise UserError(
             "this build of stylebench has no results validation (evaluators.results.validate)"
         ) from None
-    return validate_repository
+
+    def validate(root: Path, base: str | None) -> Any:
+        return validate_repository(root, base, inflate_budget=SUBMISSION_INFLATE_BYTES)
+
+    return validate
+
+
+def record_file_budget() -> int:
+    """The largest record file ``validate`` reads (a zip member over it never unpacks)."""
+    from evaluators.results.items import RECORD_FILE_BYTES
+
+    return RECORD_FILE_BYTES
 
 
 def check_folder(root: Path, base: str | None, source: str) -> SubmissionReport:
@@ -141,14 +164,23 @@ def unpack_zip(upload: Path, into: Path) -> Path:
             raise UserError(f"the zip holds over {MAX_FILES:,} files")
         if sum(m.file_size for m in members) > MAX_UNPACKED_BYTES:
             raise UserError(f"the zip unpacks to over {MAX_UNPACKED_BYTES // 1_000_000} MB")
+        per_file = record_file_budget()
         for member in members:
             name = member.filename
+            if member.file_size > per_file:
+                raise UserError(
+                    f"the zip holds {name[:100]!r} of {member.file_size:,} bytes, over the "
+                    f"budget of {per_file:,} per file"
+                )
             parts = Path(name).parts
             if name.startswith(("/", "\\")) or ".." in parts or re.match(r"^[A-Za-z]:", name):
                 raise UserError(f"the zip holds an unsafe path: {name!r}")
             if stat.S_ISLNK(member.external_attr >> 16):
                 raise UserError(f"the zip holds a link: {name!r}")
-        archive.extractall(into)
+        try:
+            archive.extractall(into)
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError) as error:
+            raise UserError(f"the zip is damaged ({clean_message(error)})") from None
     return _repository_root(into)
 
 
