@@ -121,8 +121,10 @@ def _local_schemas(folder: Path) -> dict[str, str]:
         if name in SCHEMAS:
             out[name] = name
             continue
+        cache = _local_cache_dir(folder, _content_hash(folder, name))  # not another's
         with quiet_datasets():
-            schema = schema_for_features(load_dataset_builder(str(folder), name).info.features)
+            builder = load_dataset_builder(str(folder), name, cache_dir=cache)
+            schema = schema_for_features(builder.info.features)
         if schema:
             out[name] = schema
     return out
@@ -255,6 +257,19 @@ def _content_hash(folder: Path, config: str) -> str:
     return digest.hexdigest()[:16]
 
 
+def _local_cache_dir(folder: Path, fingerprint: str) -> str:
+    """The ``cache_dir`` ``datasets`` gets for a local folder whose config has content
+    ``fingerprint`` (:func:`_content_hash`): under its datasets cache, in a folder named
+    for the folder's resolved path and that fingerprint. Two folders of the same name,
+    or one folder rebuilt, never share a cached schema or cached rows; the same folder
+    with the same content reuses its Arrow copy."""
+    import datasets.config
+
+    where = hashlib.sha256(str(Path(folder).resolve()).encode("utf-8")).hexdigest()[:16]
+    root = Path(datasets.config.HF_DATASETS_CACHE) / "stylebench-local"
+    return str(root / f"{Path(folder).resolve().name[:40]}-{where}-{fingerprint}")
+
+
 def _dataset_id(ref: str, config: str, local: bool) -> tuple[str, str]:
     """(dataset id, repo) of a loaded config: for a config of a release repo the STEB
     dataset it is (``steb/pan23_style_change_hard``), else the repo itself."""
@@ -316,17 +331,20 @@ def load_table(ref: str, config: str, split: str | None = None) -> Table:
                 config = matches[0]
         schema = schemas.get(config)
         _refuse_empty_shards(Path(ref), config)
+    fingerprint: str | None = None
     try:
+        fingerprint = _content_hash(Path(ref), config) if local else None
         with quiet_datasets():
-            # datasets 5.x keys the cache of a local folder by its name, not its content:
-            # a rebuilt folder (or another folder of the same name) would load stale rows.
-            # Local folders are therefore always re-read (cheap: Parquet).
+            # datasets 5.x keys the cache of a local folder by its name, not its path or
+            # content: another folder of the same name (or this one rebuilt) would load
+            # under the first one's cached schema and rows. A local folder is therefore
+            # loaded under a cache of its own, keyed by its resolved path and content.
             dataset_dict = load_dataset(
                 ref,
                 config,
-                download_mode="force_redownload" if local else None,
-                # ... and it keeps split sizes by folder name too: another folder of the
-                # same name would fail a size check that re-reading the Parquet makes moot.
+                cache_dir=_local_cache_dir(Path(ref), fingerprint) if fingerprint else None,
+                # split sizes a card may declare are not checked against the files: the
+                # files are what is evaluated (and what the fingerprint covers)
                 verification_mode="no_checks" if local else None,
             )
     except Exception as error:
@@ -349,7 +367,7 @@ def load_table(ref: str, config: str, split: str | None = None) -> Table:
             f"schema ({', '.join(SCHEMAS)})"
         )
     rows = data.to_list()
-    fingerprint = _content_hash(Path(ref), config) if local else data._fingerprint
+    fingerprint = fingerprint or data._fingerprint
     dataset_id, repo = _dataset_id(ref, config, local)
     # result folders and display: the STEB dataset of a release config, else as before
     name = folder_name(dataset_id) if dataset_id and dataset_id != repo else dataset_name(ref)

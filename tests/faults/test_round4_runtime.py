@@ -186,3 +186,74 @@ def test_environment_key_is_still_a_bearer_header(monkeypatch) -> None:
         ((_, path, headers),) = server.requests
     assert headers["Authorization"] == "Bearer sk-env-123"
     assert path == "/v1/models?api-version=1"
+
+
+# ------------------------------------------- item 15: two folders of the same name ---
+
+_CARD = """---
+configs:
+- config_name: labelled_texts
+  data_files:
+  - split: test
+    path: data/labelled_texts/*.parquet
+---
+# ds
+"""
+
+
+def _folder(root: Path, labels: list) -> Path:
+    """A dataset folder ``root/ds`` (a card with configs, no declared features, as a Hub
+    snapshot has) of one labelled_texts config whose labels are ``labels``."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    folder = root / "ds"
+    shards = folder / "data" / "labelled_texts"
+    shards.mkdir(parents=True)
+    texts = [f"text number {i} of {root.name} with some words" for i in range(len(labels))]
+    table = pa.table({"id": [f"r{i}" for i in range(len(labels))], "text": texts, "label": labels})
+    pq.write_table(table, shards / "test-00000-of-00001.parquet")
+    (folder / "README.md").write_text(_CARD, encoding="utf-8")
+    return folder
+
+
+def test_two_folders_of_one_name_load_their_own_columns(tmp_path) -> None:
+    from evaluators.data import load_table
+
+    a = _folder(tmp_path / "a", [0, 1, 2, 3] * 3)  # int labels
+    b = _folder(tmp_path / "b", ["x", "y", "z", "w"] * 3)  # text labels
+    table_a = load_table(str(a), "labelled_texts")
+    table_b = load_table(str(b), "labelled_texts")  # DatasetGenerationError on main
+    assert [r["label"] for r in table_a.rows[:4]] == [0, 1, 2, 3]
+    assert [r["label"] for r in table_b.rows[:4]] == ["x", "y", "z", "w"]
+    assert table_a.rows[0]["text"].endswith("of a with some words")
+    assert table_b.rows[0]["text"].endswith("of b with some words")
+    assert table_a.fingerprint != table_b.fingerprint
+    # and the first folder again, after the second: its own rows, not b's
+    assert load_table(str(a), "labelled_texts").rows == table_a.rows
+
+
+def test_a_rebuilt_folder_loads_its_new_rows(tmp_path) -> None:
+    import shutil
+
+    from evaluators.data import load_table
+
+    folder = _folder(tmp_path / "a", [0, 1] * 4)
+    first = load_table(str(folder), "labelled_texts")
+    shutil.rmtree(folder)
+    folder = _folder(tmp_path / "a", ["p", "q"] * 5)
+    second = load_table(str(folder), "labelled_texts")
+    assert len(first.rows) == 8 and len(second.rows) == 10
+    assert {r["label"] for r in second.rows} == {"p", "q"}
+    assert first.fingerprint != second.fingerprint
+
+
+def test_steb_evaluator_loads_two_folders_of_one_name(tmp_path) -> None:
+    pytest.importorskip("sentence_transformers")
+    from evaluators.training import StebEvaluator
+
+    a = _folder(tmp_path / "a", [0, 1, 2, 3] * 3)
+    b = _folder(tmp_path / "b", ["x", "y", "z", "w"] * 3)
+    evaluator = StebEvaluator([str(a), str(b)], tasks=["clustering"])
+    labels = {key[0]: [r["label"] for r in t.rows] for key, t in evaluator.tables.items()}
+    assert labels == {str(a): [0, 1, 2, 3] * 3, str(b): ["x", "y", "z", "w"] * 3}
