@@ -9,8 +9,9 @@ Each problem is a :class:`Finding` naming the file and the reason. Refusals:
   names a record or ``model_meta.json`` would give them;
 * **budgets** (:mod:`evaluators.results.items`): a record file over
   :data:`~evaluators.results.items.RECORD_FILE_BYTES`, items declaring more than the
-  per-record or (all records together) the per-submission inflate budget, or a stream
-  inflating past its declared size is refused before it is inflated;
+  per-record or the per-submission inflate budget (all new and changed records together:
+  those the base does not hold byte for byte), or a stream inflating past its declared
+  size is refused before it is inflated;
 * **model metadata schema**: ``model_meta.json`` holds known keys only, each of its type
   and range (:data:`~evaluators.results.repository.META_SCHEMA`), each problem naming the
   key;
@@ -51,6 +52,7 @@ outside its declared benchmark; a superseded benchmark version; a model whose
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import subprocess
@@ -111,7 +113,7 @@ class ValidationReport:
     n_records: int = 0
     n_models: int = 0
     base: str | None = None  # what removals were checked against (None: not checked)
-    inflate_bytes: int = 0  # what the records' items declared, all together
+    inflate_bytes: int = 0  # what the new and changed records' items declared, together
     inflate_budget: int = SUBMISSION_INFLATE_BYTES
 
     @property
@@ -146,6 +148,26 @@ class Base:
     folder: Path | None = None
     root: Path | None = None
     ref: str | None = None
+    _blobs: dict[str, str] = field(default_factory=dict, compare=False)
+
+    def holds(self, rel: str, data: bytes) -> bool:
+        """Whether the base holds result file ``rel`` with exactly the bytes ``data``
+        (a git base: by blob id, without reading the base's file)."""
+        if self.files is None or rel not in self.files:
+            return False
+        if self.folder is not None:
+            return self.read(rel) == data
+        if not self._blobs:
+            listed = subprocess.run(
+                ["git", "-C", str(self.root), "ls-tree", "-r", str(self.ref), "--", RESULTS_DIR],
+                capture_output=True,
+                text=True,
+            ).stdout
+            for line in listed.splitlines():
+                meta, _, name = line.partition("\t")
+                self._blobs[name] = meta.split()[-1]
+        blob = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+        return self._blobs.get(rel) == blob
 
     def read(self, rel: str) -> bytes | None:
         """The bytes of result file ``rel`` in the base (None when it has none)."""
@@ -314,9 +336,10 @@ def _check_record(
         )
         return None
     try:
-        payload = read_json(path)
-    except DataError as error:
-        report.refuse(rel, str(error).split(": ", 1)[-1])
+        data = path.read_bytes()
+        payload = json.loads(data)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        report.refuse(rel, f"not readable JSON ({error})")
         return None
     if isinstance(payload, dict) and payload.get("schema_version", 1) != SCHEMA_VERSION:
         report.refuse(
@@ -376,15 +399,17 @@ def _check_record(
         bench = settings.get("_benchmark")
         if bench is not None and not bench.contains(record.dataset_id, record.task):
             report.warn(rel, f"({record.dataset_id}, {record.task}) is not a unit of {bench.key}")
-    if _load_items(report, rel, path, record):
+    if _load_items(report, rel, path, record, base.holds(rel, data)):
         _check_score(report, rel, record, base)
     return record
 
 
-def _load_items(report: ValidationReport, rel: str, path: Path, record: ResultRecord) -> bool:
+def _load_items(
+    report: ValidationReport, rel: str, path: Path, record: ResultRecord, unchanged: bool
+) -> bool:
     """Check the items' declared sizes against the per-record and per-submission inflate
-    budgets (before inflating anything) and read a sidecar back; False (refused) when
-    they do not pass."""
+    budgets (before inflating anything; a record the base holds unchanged is not charged to
+    the submission) and read a sidecar back; False (refused) when they do not pass."""
     items = record.items
     if items is None or not isinstance(items, dict):
         return True  # _check_score says why the score cannot be re-derived
@@ -406,14 +431,16 @@ def _load_items(report: ValidationReport, rel: str, path: Path, record: ResultRe
             f"{RECORD_INFLATE_BYTES:,} per record (not inflated)",
         )
         return False
-    if report.inflate_bytes + declared > report.inflate_budget:
-        report.refuse(
-            rel,
-            f"per-item data of the records so far declare {report.inflate_bytes + declared:,} "
-            f"bytes, over the budget of {report.inflate_budget:,} per submission (not inflated)",
-        )
-        return False
-    report.inflate_bytes += declared
+    if not unchanged:
+        if report.inflate_bytes + declared > report.inflate_budget:
+            report.refuse(
+                rel,
+                f"per-item data of the new and changed records declare "
+                f"{report.inflate_bytes + declared:,} bytes, over the budget of "
+                f"{report.inflate_budget:,} per submission (not inflated)",
+            )
+            return False
+        report.inflate_bytes += declared
     if is_sidecar_ref(items):
         try:
             record.items = read_sidecar(items, path, rel)

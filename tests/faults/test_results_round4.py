@@ -434,18 +434,34 @@ def test_per_record_and_per_submission_budgets(good: Path) -> None:
     report = validate_repository(good.parent / "copy", inflate_budget=4000)
     (reason,) = _reasons(report)
     assert "over the budget of 4,000 per submission (not inflated)" in reason
+    # records the base holds byte for byte are not charged to the submission
+    _git("init", "--quiet", cwd=good.parent / "copy")
+    _git("add", "results", cwd=good.parent / "copy")
+    _git("commit", "--quiet", "-m", "base", cwd=good.parent / "copy")
+    assert validate_repository(good.parent / "copy", inflate_budget=4000).ok
+    assert validate_repository(good.parent / "copy", str(good), inflate_budget=2400).ok
 
 
-def test_the_spaces_caps_and_the_inflate_budget_agree() -> None:
+def test_the_spaces_caps_and_the_inflate_budget_agree(
+    good: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Space applies the command line's budgets (the same constants): a zip member
+    over the record-file budget never unpacks, and the records' items are charged to the
+    same per-submission inflate budget."""
     from stylebench_space import submissions_tab
 
+    from evaluators.results import items
     from evaluators.results.items import RECORD_FILE_BYTES
+    from tests.space.submissions import zip_folder
 
     assert submissions_tab.record_file_budget() == RECORD_FILE_BYTES
-    assert submissions_tab.MAX_ZIP_BYTES <= submissions_tab.MAX_UNPACKED_BYTES
-    # what an upload may unpack to, inflated at most 5x, stays within the submission budget
-    assert 5 * submissions_tab.MAX_UNPACKED_BYTES <= SUBMISSION_INFLATE_BYTES
-    assert RECORD_FILE_BYTES <= submissions_tab.MAX_UNPACKED_BYTES
+    assert RECORD_FILE_BYTES <= submissions_tab.MAX_UNPACKED_BYTES <= SUBMISSION_INFLATE_BYTES
+    upload = zip_folder(good, tmp_path / "good.zip")
+    assert submissions_tab.validate_submission(str(upload), None).accepted
+    monkeypatch.setattr(items, "SUBMISSION_INFLATE_BYTES", 4000)  # two records of 2,400
+    report = submissions_tab.validate_submission(str(upload), None)
+    assert not report.accepted
+    assert "over the budget of 4,000 per submission" in report.refusals[0][2]
 
 
 def test_the_space_refuses_the_bomb_fast_and_small(good: Path, bomb: str, tmp_path: Path) -> None:
