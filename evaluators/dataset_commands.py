@@ -141,7 +141,7 @@ def _build_downloaded(
     ``family``), each built from its fetched and verified source."""
     from dataset_scripts.registry import all_datasets, resolve
     from dataset_scripts.status import select
-    from evaluators.sources_cli import build_with_download
+    from evaluators.downloads import build_with_download
 
     if raw is not None or out is not None:
         raise StylebenchError(
@@ -162,7 +162,9 @@ def _build_downloaded(
             if note:
                 console().print(f"[yellow]{note}[/yellow]")
             specs += [s for s in found if s not in specs]
-    folders = build_with_download(specs, built_root=built_root, settings=download, after=after)
+    folders = build_with_download(
+        specs, built_root=built_root, settings=download, out=console(), after=after
+    )
     if register and build_all:
         raise StylebenchError("--register applies to dataset ids, not --all")
     if register is not False and not build_all:
@@ -359,7 +361,7 @@ def build_command(
     may set ``after``). ``--from`` (your own files in a STEB schema) is offered by the
     top-level and the STEB spelling."""
     from evaluators.build_from_cli import OPTION_NAMES, from_options
-    from evaluators.sources_cli import download_options, settings_from
+    from evaluators.downloads import download_options, settings_from
 
     def build(hub_ids: tuple[str, ...], **values: Any) -> None:
         download = settings_from(values)  # pops the --download options
@@ -425,7 +427,7 @@ def build_command(
     ]
     for decorate in reversed(shared):
         build = decorate(build)
-    build = download_options(build)
+    build = download_options(build, no_progress_option)
     return click.command("build", help=help)(build)
 
 

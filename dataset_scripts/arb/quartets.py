@@ -52,6 +52,7 @@ from dataset_scripts.arb.quality import (
 )
 from dataset_scripts.core.arb_schema import CONTENT_ORIGIN, REGIMES, SURFACE
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, github
 from dataset_scripts.core.spec import BuildResult, DatasetSpec
 from dataset_scripts.raw_io import csv_records
 
@@ -452,3 +453,27 @@ SPEC = DatasetSpec(
 
 
 DATASETS = (SPEC,)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "arb_quartets",
+        (
+            github(
+                "cvlab-columbia/RaidarLLMDetect",
+                "6bd9752078d480ba4ed6b87d82c205942ec1e867",
+                (("Arxiv/", "raidar/Arxiv/"),),
+            ),
+            github(
+                "lukasgehring/Assessing-LLM-Text-Detection-in-Educational-Contexts",
+                "0f73f6f6daa6847c699631560e1b7a9432cbb1d9",
+                (("datasets/", "gede_prelim/datasets/"),),
+            ),
+        ),
+        license="no licence files (RAIDAR, GEDE)",
+        homepage="https://github.com/cvlab-columbia/RaidarLLMDetect",
+        datasets=("arb/quartets",),
+        note="the builder reads the gzip'ed names of ../shared/corpora (*.json.gz, data.csv.gz): a fresh download's plain files are not read yet",
+    ),
+)

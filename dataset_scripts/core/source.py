@@ -63,11 +63,22 @@ class Download:
                     raise ValueError(f"member path {path!r} leaves the folder")
 
     @property
+    def pinned(self) -> bool:
+        """A GitHub or Hub download at a commit (7+ hex digits), or any other kind (a
+        Zenodo record and a URL are fixed; a manual file is checked by its hash)."""
+        if self.kind not in ("github", "hub"):
+            return True
+        rev = self.revision
+        return len(rev) >= 7 and all(c in "0123456789abcdef" for c in rev)
+
+    @property
     def name(self) -> str:
         """The downloaded file's name."""
         if self.kind == "github":
             return f"{self.revision}.tar.gz"
-        if self.kind in ("zenodo", "manual"):
+        if self.kind == "manual":
+            return self.filename or "the release's files"
+        if self.kind == "zenodo":
             return self.filename
         if self.kind == "https":
             return self.filename or urlsplit(self.location).path.rsplit("/", 1)[-1]
@@ -160,7 +171,7 @@ class Source:
     @property
     def pinned(self) -> bool:
         """Whether every download names a fixed revision (a commit, a record, a URL)."""
-        return all(d.revision or d.kind not in ("github", "hub") for d in self.downloads)
+        return all(d.pinned for d in self.downloads)
 
 
 def github(repo: str, commit: str, members: tuple[tuple[str, str], ...] = (("", ""),)) -> Download:
@@ -197,7 +208,11 @@ def https(url: str, to: str, archive: str = "") -> Download:
 
 
 def manual(
-    page: str, filename: str, archive: str = "", members: tuple[tuple[str, str], ...] = (("", ""),)
+    page: str,
+    filename: str = "",
+    archive: str = "",
+    members: tuple[tuple[str, str], ...] = (("", ""),),
 ) -> Download:
-    """A file a person downloads from ``page`` (a form, a login) into the manual folder."""
+    """A file a person downloads from ``page`` (a form, a login) into the manual folder;
+    without ``filename``, the release's files themselves (unpacked) go there."""
     return Download("manual", page, filename=filename, archive=archive, members=members)

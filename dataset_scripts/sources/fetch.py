@@ -204,10 +204,16 @@ def _get_downloads(
     """(download, local file or folder, fetched now) of every download of ``source``,
     fetched in parallel where there are several, each checked against its recorded hash."""
     entries = {e.path: e for e in options.entries(source.name) if e.is_download}
+    folder = options.manual / source.name
     missing = [
-        d.filename
+        d.name
         for d in source.downloads
-        if d.kind == "manual" and not (options.manual / source.name / d.filename).is_file()
+        if d.kind == "manual"
+        and not (
+            (folder / d.filename).is_file()
+            if d.filename
+            else folder.is_dir() and any(p.is_file() for p in folder.rglob("*"))
+        )
     ]
     if missing:
         raise ManualStepNeeded(source, options.manual / source.name, missing)
@@ -238,7 +244,8 @@ def _get_downloads(
 def _get(download: Download, source: Source, options: Options) -> tuple[Path, bool, int]:
     """(local path, fetched now, bytes fetched) of one download."""
     if download.kind == "manual":
-        return options.manual / source.name / download.filename, False, 0
+        folder = options.manual / source.name
+        return (folder / download.filename if download.filename else folder), False, 0
     local = options.root / download.site_path()
     if download.kind == "hub":
         return _get_hub(download, local, options)
@@ -260,11 +267,14 @@ def _get_hub(download: Download, local: Path, options: Options) -> tuple[Path, b
     """Hub files through huggingface_hub's snapshot_download (HF_ENDPOINT, HF_TOKEN
     honoured) into ``local``; under a mirror, each file through the HTTP client."""
     files = _hub_files(download)
-    if all((local / f).is_file() for f in files if not f.endswith("/")) and not any(
-        f.endswith("/") for f in files
-    ):
+    if all(f and not f.endswith("/") and (local / f).is_file() for f in files):
         return local, False, 0
     if options.mirror:
+        if any(not f or f.endswith("/") for f in files):
+            raise DownloadError(
+                f"{download.describe()}: its files are not listed in the declaration, so a "
+                "mirror cannot serve them; download without --mirror (huggingface_hub)"
+            )
         size = 0
         for name in files:
             url = mirror_url(options.mirror, download, name)
@@ -275,7 +285,7 @@ def _get_hub(download: Download, local: Path, options: Options) -> tuple[Path, b
     from huggingface_hub import snapshot_download
     from huggingface_hub.utils import disable_progress_bars, enable_progress_bars
 
-    patterns = [f + "*" if f.endswith("/") else f for f in files]
+    patterns = [f + "*" if f.endswith("/") or not f else f for f in files]
     (disable_progress_bars if not options.progress else enable_progress_bars)()
     try:
         local.mkdir(parents=True, exist_ok=True)
@@ -321,12 +331,14 @@ def _unpack(download: Download, path: Path, into: Path) -> None:
             archive, download.archive, download.members, into, strip_top=download.kind == "github"
         )
         return
-    if download.kind == "hub":
+    if download.kind == "hub" or (download.kind == "manual" and not download.filename):
         for src, dst in download.members:
             origin = path / src
-            if src.endswith("/"):
+            if src.endswith("/") or src == "":
                 for file in sorted(p for p in origin.rglob("*") if p.is_file()):
-                    place_file(file, into / dst / file.relative_to(origin))
+                    rel = file.relative_to(origin)
+                    if ".cache" not in rel.parts:  # huggingface_hub's bookkeeping
+                        place_file(file, into / dst / rel)
             else:
                 place_file(origin, into / (dst or src))
         return

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.core.source import Source, github
+from dataset_scripts.core.source import Source, github, hub, manual
 from dataset_scripts.core.spec import Builder, BuildResult, DatasetSpec
 from dataset_scripts.raw_io import iter_jsonl, read_csv
 from dataset_scripts.steb.catalog import CLUSTERING, SampleCount, steb_dataset
@@ -677,6 +677,7 @@ if _BUILDS:  # a builder above without its declaration
 
 # Where the raw download comes from (dataset_scripts/core/source.py; hashes in
 # dataset_scripts/sources/checksums.tsv).
+PAN_REQUEST = "PAN publishes this release on Zenodo with access on request: log in to Zenodo, request access on the record, download the release and put it, unpacked, into the folder named below."
 RAW_SOURCES = (
     Source(
         "detectrl",
@@ -716,5 +717,60 @@ RAW_SOURCES = (
         license="no licence file",
         homepage="https://github.com/lukasgehring/Assessing-LLM-Text-Detection-in-Educational-Contexts",
         note="files pinned at several commits in the copy here (commits.txt), gzip'ed there: unverified",
+    ),
+    Source(
+        "m4_peerread",
+        (github("mbzuai-nlp/M4", "main", (("data/", "data/"),)),),
+        license="SemEval-2024 Task 8 data policy (no licence stated)",
+        homepage="https://github.com/mbzuai-nlp/M4",
+        datasets=("steb/machine_text_detection_M4_peerread",),
+        note="revision not pinned here (no GitHub access): the default branch, unverified; the large files may live outside git",
+    ),
+    Source(
+        "mage",
+        (hub("yaful/MAGE", "", (("", ""),)),),
+        license="see the yaful/MAGE dataset card",
+        homepage="https://huggingface.co/datasets/yaful/MAGE",
+        datasets=tuple(
+            f"steb/machine_text_detection_MAGE_{d}"
+            for d in (
+                "cmv",
+                "eli5",
+                "hswag",
+                "roct",
+                "sci_gen",
+                "squad",
+                "tldr",
+                "wp",
+                "xsum",
+                "yelp",
+            )
+        ),
+        note="revision and file list not pinned here (no Hub access): the whole repo at main, unverified",
+    ),
+    *(
+        Source(
+            name,
+            (manual("https://pan.webis.de/data.html"),),
+            license=PAN_LICENSE,
+            homepage="https://pan.webis.de/data.html",
+            gated=True,
+            instructions=PAN_REQUEST,
+            terms="PAN shared-task data: research use; do not redistribute.",
+            datasets=ids,
+        )
+        for name, ids in (
+            ("pan24_generative_authorship_news", ("steb/machine_text_detection_PAN24_news",)),
+            (
+                "pan25_generative_ai_detection",
+                (
+                    *tuple(
+                        f"steb/machine_text_detection_PAN25_26_{g}"
+                        for g in ("essays", "fiction", "news")
+                    ),
+                    "steb/machine_text_detection_PAN25_collaborative",
+                ),
+            ),
+        )
     ),
 )

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, manual
 from dataset_scripts.core.spec import BuildResult
 from dataset_scripts.raw_io import read_csv
 from dataset_scripts.steb.catalog import ORDER, SampleCount, steb_dataset
@@ -137,5 +138,19 @@ DATASETS = (
         citation=GRADED_FORMALITY_CITATION,
         builder=build,
         protocol=_PROTOCOL,
+    ),
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "graded_formality",
+        (manual("https://huggingface.co/datasets/cardiffnlp/tweet_eval", "graded_formality.csv"),),
+        license="see tweet_eval and sms_spam; the rewrites are released with STEB",
+        homepage="https://huggingface.co/datasets/cardiffnlp/tweet_eval",
+        gated=True,
+        instructions="The graded-formality rewrites are released with STEB, not at a public URL pinned here.",
+        datasets=("steb/graded_formality",),
     ),
 )

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.core.source import Source, github, https
+from dataset_scripts.core.source import Source, github, https, hub, manual
 from dataset_scripts.core.spec import BuildResult
 from dataset_scripts.raw_io import open_text, read_csv  # noqa: F401 (open_text: re-exported)
 from dataset_scripts.steb.sampling import MAX_PER_CLASS, MIN_PER_CLASS, cap_per_class
@@ -139,5 +139,69 @@ RAW_SOURCES = (
         license="free, no limitations beyond the authors' copyright (readme section 4); cite Almeida et al. 2011",
         homepage="https://archive.ics.uci.edu/dataset/228/sms+spam+collection",
         note="the UCI zip's layout, from a copy whose SMSSpamCollection blob another repository holds byte-identical",
+    ),
+    Source(
+        "ceeces",
+        (
+            manual("https://zenodo.org/records/6411789"),
+            manual("https://zenodo.org/records/5887101"),
+        ),
+        license="see the Zenodo records",
+        homepage="https://zenodo.org/records/6411789",
+        gated=True,
+        instructions="Download the CEECES letter files of Zenodo records 6411789 and 5887101 (file names not pinned here).",
+        datasets=("steb/ceeces",),
+    ),
+    Source(
+        "core",
+        (github("TurkuNLP/CORE-corpus", "main"),),
+        license="CC BY-SA 4.0",
+        homepage="https://github.com/TurkuNLP/CORE-corpus",
+        datasets=("steb/core",),
+        note="revision not pinned here (no GitHub access): the default branch, unverified",
+    ),
+    Source(
+        "endive",
+        (manual("https://huggingface.co/datasets/abhaygupta1266/"),),
+        license="see the EnDive dataset card",
+        homepage="https://huggingface.co/datasets/abhaygupta1266/",
+        gated=True,
+        instructions="The EnDive repository name is not pinned here: download its task CSV/JSONL files from the Hub page.",
+        datasets=("steb/endive",),
+    ),
+    Source(
+        "fce",
+        (manual("https://ilexir.co.uk/datasets/index.html"),),
+        license="FCE licence (non-commercial research; Cambridge / ilexir)",
+        homepage="https://ilexir.co.uk/datasets/index.html",
+        gated=True,
+        instructions="The FCE release is downloaded after accepting its licence on the ilexir page; unpack fce-released-dataset.",
+        terms="FCE: non-commercial research use under its licence.",
+        datasets=("steb/fce_l1",),
+    ),
+    Source(
+        "masc",
+        (manual("http://www.anc.org/data/masc/downloads"),),
+        license="MASC 3.0.0: open (see the ANC page)",
+        homepage="http://www.anc.org/data/masc/downloads",
+        gated=True,
+        instructions="Download MASC 3.0.0 from the ANC page and unpack it (data/written, data/spoken).",
+        datasets=("steb/masc_text_genre",),
+    ),
+    Source(
+        "enron_spam",
+        (hub("SetFit/enron_spam", "", (("", ""),)),),
+        license="see the SetFit/enron_spam dataset card",
+        homepage="https://huggingface.co/datasets/SetFit/enron_spam",
+        datasets=("steb/enron_spam",),
+        note="revision and files not pinned here (no Hub access), unverified",
+    ),
+    Source(
+        "telegram_spam_ham",
+        (hub("thehamkercat/telegram-spam-ham", "", (("", ""),)),),
+        license="see the dataset card",
+        homepage="https://huggingface.co/datasets/thehamkercat/telegram-spam-ham",
+        datasets=("steb/telegram-spam-ham",),
+        note="revision and files not pinned here (no Hub access), unverified",
     ),
 )

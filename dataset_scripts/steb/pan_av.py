@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.core.source import Source, github
+from dataset_scripts.core.source import Source, github, manual
 from dataset_scripts.core.spec import BuildResult, DatasetSpec
 from dataset_scripts.raw_io import iter_jsonl, read_text
 from dataset_scripts.steb.catalog import PREDEFINED, predefined_counts, steb_dataset
@@ -644,6 +644,7 @@ DATASETS = (ENRON, *AV_SETS, *MULTILINGUAL_AV)
 
 # Where the raw download comes from (dataset_scripts/core/source.py; hashes in
 # dataset_scripts/sources/checksums.tsv).
+PAN_REQUEST = "PAN publishes this release on Zenodo with access on request: log in to Zenodo, request access on the record, download the release and put it, unpacked, into the folder named below."
 RAW_SOURCES = (
     Source(
         "pan13_authorship_verification_test",
@@ -716,5 +717,54 @@ RAW_SOURCES = (
         ),
         license="GPL (>= 2)",
         homepage="https://github.com/andreanini/idiolect",
+    ),
+    *(
+        Source(
+            name,
+            (manual(page),),
+            license=PAN_LICENSE,
+            homepage=page,
+            gated=True,
+            instructions=PAN_REQUEST,
+            terms="PAN shared-task data: research use; do not redistribute.",
+            datasets=ids,
+        )
+        for name, page, ids in (
+            (
+                "pan13_authorship_verification_other",
+                "https://zenodo.org/records/3715999",
+                (
+                    "steb/pan13_authorship_verification_greek_test",
+                    "steb/pan13_authorship_verification_spanish_test",
+                ),
+            ),
+            (
+                "pan14_authorship_verification_other",
+                "https://zenodo.org/records/3716033",
+                tuple(
+                    f"steb/pan14_authorship_verification_corpus{n}_{x}_test"
+                    for n in (1, 2)
+                    for x in ("dutch_essays", "dutch_reviews", "greek_articles", "spanish_articles")
+                ),
+            ),
+            (
+                "pan15_authorship_verification_other",
+                "https://zenodo.org/records/3737563",
+                tuple(
+                    f"steb/pan15_authorship_verification_{x}_test"
+                    for x in ("dutch", "greek", "spanish")
+                ),
+            ),
+            (
+                "pan20_authorship_verification",
+                "https://pan.webis.de/clef20/pan20-web/author-identification.html",
+                ("steb/pan20_authorship_verification_test",),
+            ),
+            (
+                "pan21_authorship_verification",
+                "https://pan.webis.de/clef21/pan21-web/author-identification.html",
+                ("steb/pan21_authorship_verification_test",),
+            ),
+        )
     ),
 )

@@ -55,6 +55,7 @@ from xml.etree import ElementTree
 
 from dataset_scripts.core.errors import DataError, StylebenchError
 from dataset_scripts.core.probing_columns import TOTAL_CAP, probing_columns, shuffle_order
+from dataset_scripts.core.source import Source, hub, manual
 from dataset_scripts.core.spec import Builder, BuildResult
 from dataset_scripts.raw_io import csv_header, iter_jsonl
 from dataset_scripts.steb.blog import BLOG_CITATION, BLOG_LICENSE
@@ -485,5 +486,46 @@ DATASETS = (
         note=_PROBING_NOTE,
         builder=_probing_builder("stackexchange"),
         protocol=PROTOCOL,
+    ),
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "amazon_reviews",
+        (manual("https://nijianmo.github.io/amazon/index.html"),),
+        license="research use (McAuley lab terms)",
+        homepage="https://nijianmo.github.io/amazon/index.html",
+        gated=True,
+        instructions="The Amazon review data are given out through a request form on the page; put the category .json(.gz) files here.",
+        datasets=("steb/probing_amazon",),
+    ),
+    Source(
+        "blog_authorship_kaggle",
+        (manual("https://www.kaggle.com/datasets/rtatman/blog-authorship-corpus", "blogtext.csv"),),
+        license="non-commercial research use",
+        homepage="https://www.kaggle.com/datasets/rtatman/blog-authorship-corpus",
+        gated=True,
+        instructions="Kaggle needs a login: download the dataset and unzip blogtext.csv.",
+        terms="The Blog Authorship Corpus may be freely used for non-commercial research purposes only.",
+        datasets=("steb/probing_blog",),
+    ),
+    Source(
+        "style_embedding_data",
+        (hub("AnnaWegmann/StyleEmbeddingData", "", (("", ""),)),),
+        license="see the dataset card",
+        homepage="https://huggingface.co/datasets/AnnaWegmann/StyleEmbeddingData",
+        datasets=("steb/probing_reddit",),
+        note="revision and files not pinned here (no Hub access), unverified",
+    ),
+    Source(
+        "stackexchange_dump",
+        (manual("https://archive.org/download/stackexchange"),),
+        license="CC BY-SA (Stack Exchange data dump)",
+        homepage="https://archive.org/download/stackexchange",
+        gated=True,
+        instructions="Pick a site's 7z from the Stack Exchange data dump and unpack its Posts.xml here.",
+        datasets=("steb/probing_stackexchange",),
     ),
 )

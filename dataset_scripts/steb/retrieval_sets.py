@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.core.source import Source, github
+from dataset_scripts.core.source import Source, github, manual
 from dataset_scripts.core.spec import Builder, BuildResult, DatasetSpec
 from dataset_scripts.raw_io import iter_jsonl, read_text
 from dataset_scripts.steb.catalog import RETRIEVAL, SampleCount, steb_dataset
@@ -448,5 +448,14 @@ RAW_SOURCES = (
         license=PAN_LICENSE,
         homepage="https://zenodo.org/records/3737849",
         note="a participant's copy of the training and test sets (original: Zenodo 3737849)",
+    ),
+    Source(
+        "luar_splits",
+        (manual("https://github.com/LLNL/LUAR"),),
+        license="see LUAR and each corpus",
+        homepage="https://github.com/LLNL/LUAR",
+        gated=True,
+        instructions="LUAR's author splits (queries.jsonl, targets.jsonl) are made with its scripts from the Amazon, fanfiction (PAN) and Stack Exchange data, which each need a request or a dump.",
+        datasets=("steb/amazon", "steb/fanfiction", "steb/stackexchange_retrieval"),
     ),
 )

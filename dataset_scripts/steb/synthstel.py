@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, hub
 from dataset_scripts.core.spec import BuildResult
 from dataset_scripts.steb.catalog import ORDER, SampleCount, steb_dataset
 from dataset_scripts.steb.sampling import cap_per_class
@@ -222,5 +223,27 @@ DATASETS = (
         **_SOURCE,
         builder=build_register,
         protocol=_protocol(register=True),
+    ),
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "synthstel",
+        (
+            hub(
+                "StyleDistance/synthstel",
+                "",
+                (
+                    ("data/train-00000-of-00001.parquet", ""),
+                    ("data/test-00000-of-00001.parquet", ""),
+                ),
+            ),
+        ),
+        license="see the StyleDistance/synthstel dataset card",
+        homepage="https://huggingface.co/datasets/StyleDistance/synthstel",
+        datasets=("steb/SynthSTEL_feature", "steb/SynthSTEL_register"),
+        note="revision not pinned here (no Hub access), unverified",
     ),
 )

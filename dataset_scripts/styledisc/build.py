@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import StylebenchError
-from dataset_scripts.core.source import Source, github
+from dataset_scripts.core.source import Source, github, https, manual
 from dataset_scripts.core.spec import Builder, BuildResult, DatasetSpec
 from dataset_scripts.core.styledisc_schema import CONFIG, validate_triplets
 from dataset_scripts.styledisc.domains import DOMAINS, GENRES, Domain
@@ -219,5 +219,25 @@ RAW_SOURCES = (
         ),
         license="MIT",
         homepage="https://github.com/baoguangsheng/fast-detect-gpt",
+    ),
+    Source(
+        "amazon_fine_food",
+        (https("https://snap.stanford.edu/data/finefoods.txt.gz", "finefoods.txt.gz"),),
+        license="see the SNAP page",
+        homepage="https://snap.stanford.edu/data/web-FineFoods.html",
+        note="a fixed URL; its hash is not recorded here (no internet): unverified",
+    ),
+    Source(
+        "lyrics_edenbd",
+        (
+            manual(
+                "https://www.kaggle.com/datasets/edenbd/150k-lyrics-labeled-with-spotify-valence",
+                "labeled_lyrics_cleaned.csv",
+            ),
+        ),
+        license="see the Kaggle dataset",
+        homepage="https://www.kaggle.com/datasets/edenbd/150k-lyrics-labeled-with-spotify-valence",
+        gated=True,
+        instructions="Kaggle needs a login: download the dataset and unzip labeled_lyrics_cleaned.csv.",
     ),
 )

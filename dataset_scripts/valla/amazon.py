@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, manual
 from dataset_scripts.core.spec import BuildResult, DatasetSpec
 from dataset_scripts.valla.common import VALLA_CITATION
 from dataset_scripts.valla.splits import SEED, Row, iid_splits, with_av
@@ -98,5 +99,18 @@ DATASETS = (
         "user (`random_state=0`); AV pairs per split with a fixed seed (1:1).",
         raw_hint="amazon",
         table_name="Amazon",
+    ),
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "amazon",
+        (manual("https://cseweb.ucsd.edu/~jmcauley/datasets/amazon/links.html"),),
+        license="research use (McAuley lab terms)",
+        homepage="https://cseweb.ucsd.edu/~jmcauley/datasets/amazon/links.html",
+        gated=True,
+        instructions="The Amazon review data are given out on request from the page; put the review .json(.gz) files here.",
     ),
 )

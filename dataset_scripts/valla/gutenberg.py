@@ -19,6 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, manual
 from dataset_scripts.core.spec import BuildResult, DatasetSpec
 from dataset_scripts.valla.common import VALLA_CITATION, read_text
 from dataset_scripts.valla.splits import SEED, Row, sorted_rows, stratified_split, with_av
@@ -100,5 +101,18 @@ DATASETS = (
         "60/20/20 for AA; val/ and test/ (unseen authors) as unseen-author sets; AV pairs per split.",
         raw_hint="gutenberg",
         table_name="Gutenberg",
+    ),
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "gutenberg",
+        (manual("https://github.com/JacobTyo/Valla"),),
+        license="public domain texts (Project Gutenberg)",
+        homepage="https://github.com/JacobTyo/Valla",
+        gated=True,
+        instructions="Valla's Gutenberg split is made by its scripts (train/, val/, test/ of <author>/<file>); put that folder here.",
     ),
 )

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, manual
 from dataset_scripts.core.spec import BuildResult, DatasetSpec
 from dataset_scripts.valla.common import VALLA_CITATION
 from dataset_scripts.valla.splits import SEED, Row, with_av
@@ -77,5 +78,18 @@ DATASETS = (
         "validation, the rest test. AV pairs derived from each split with a fixed seed.",
         raw_hint="imdb62",
         table_name="IMDb62",
+    ),
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "imdb62",
+        (manual("https://umlt.infotech.monash.edu/?page_id=266", "imdb62.txt"),),
+        license="research use (on request from the authors)",
+        homepage="https://umlt.infotech.monash.edu/?page_id=266",
+        gated=True,
+        instructions="IMDb62 is given out by its authors on request.",
     ),
 )

@@ -18,6 +18,7 @@ import random
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, manual
 from dataset_scripts.core.spec import BuildResult, DatasetSpec
 from dataset_scripts.valla.common import VALLA_CITATION
 from dataset_scripts.valla.splits import SEED, Row
@@ -147,4 +148,21 @@ DATASETS = tuple(
         ("20", "https://pan.webis.de/clef20/pan20-web/author-identification.html"),
         ("21", "https://pan.webis.de/clef21/pan21-web/author-identification.html"),
     )
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    *(
+        Source(
+            f"pan{year}_av",
+            (manual(f"https://pan.webis.de/clef{year}/pan{year}-web/author-identification.html"),),
+            license="CC BY 4.0 (PAN shared-task data, research use)",
+            homepage=f"https://pan.webis.de/clef{year}/pan{year}-web/author-identification.html",
+            gated=True,
+            instructions="PAN releases its authorship verification data on Zenodo on request: request access, download, unpack here.",
+            terms="PAN shared-task data: research use; do not redistribute.",
+        )
+        for year in (20, 21)
+    ),
 )

@@ -22,6 +22,7 @@ import re
 from pathlib import Path
 
 from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.source import Source, manual
 from dataset_scripts.core.spec import BuildResult, DatasetSpec
 from dataset_scripts.valla.common import VALLA_CITATION, read_text
 from dataset_scripts.valla.splits import (
@@ -198,5 +199,26 @@ DATASETS = (
         "Other categories dropped (counted).",
         raw_hint="guardian",
         table_name="Guardian TC",
+    ),
+)
+
+# Where the raw download comes from (dataset_scripts/core/source.py; hashes in
+# dataset_scripts/sources/checksums.tsv).
+RAW_SOURCES = (
+    Source(
+        "guardian",
+        (manual("https://www.kaggle.com/datasets/adityakharosekar2/guardian-news-articles"),),
+        license="see the Kaggle dataset (Guardian articles)",
+        homepage="https://www.kaggle.com/datasets/adityakharosekar2/guardian-news-articles",
+        gated=True,
+        instructions="Kaggle needs a login: download and unpack the <Category>/<author>/*.txt folders here.",
+    ),
+    Source(
+        "cmcc",
+        (manual("http://www.lrec-conf.org/proceedings/lrec2008/pdf/771_paper.pdf"),),
+        license="research use (from the authors)",
+        homepage="http://www.lrec-conf.org/proceedings/lrec2008/pdf/771_paper.pdf",
+        gated=True,
+        instructions="The CMCC corpus is given out by its authors on request (Goldstein-Stewart et al. 2008).",
     ),
 )
