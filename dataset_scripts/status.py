@@ -319,7 +319,32 @@ def dataset_status(
     if raw is not None:
         detail = f"from {raw}" + ("" if how == "folder name" else f" ({how})")
         return DatasetStatus(spec, BUILDABLE, detail, raw, how)
-    return DatasetStatus(spec, NEEDS_DOWNLOAD, spec.source_url)
+    return DatasetStatus(spec, NEEDS_DOWNLOAD, download_hint(spec))
+
+
+def download_hint(spec: DatasetSpec) -> str:
+    """How to get ``spec``'s raw data: the command that fetches it from its declared
+    source (saying when a manual step comes first), else the source URL."""
+    from dataset_scripts.registry import source_of
+
+    source = source_of(spec)
+    if source is None:
+        return spec.source_url
+    command = f"`stylebench build {spec.repo} --download`"
+    if source.gated:
+        return f"manual step first ({source.homepage}); {command} says what to put where"
+    return f"{source.kind}: {command}"
+
+
+def source_kind(spec: DatasetSpec) -> str:
+    """The host kind of ``spec``'s declared source (``github``, ``zenodo``, ``hub``,
+    ``https``, ``manual``), ``none`` for a dataset that needs no download."""
+    from dataset_scripts.registry import source_of
+
+    if not spec.needs_raw:
+        return "none"
+    source = source_of(spec)
+    return source.kind if source is not None else "?"
 
 
 def task_types(spec: DatasetSpec) -> tuple[str, ...]:

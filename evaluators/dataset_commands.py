@@ -553,7 +553,7 @@ def list_datasets(filters: ListFilters) -> Listing:
     from collections import Counter
 
     from dataset_scripts.registry import all_datasets
-    from dataset_scripts.status import dataset_status, discover, select, task_types
+    from dataset_scripts.status import dataset_status, discover, select, source_kind, task_types
 
     specs = select(
         all_datasets().values(),
@@ -567,7 +567,9 @@ def list_datasets(filters: ListFilters) -> Listing:
     # the Hub repo (and config) first: what load_dataset and --dataset take; "dataset" is
     # the dataset's own id (STEB's Table 15 name; for a config of a release repo, the
     # pre-release per-dataset id, which still works with a deprecation note)
-    listing = Listing(["Hub repo[:config]", "tasks", "lang", "status", "licence", "dataset"])
+    listing = Listing(
+        ["Hub repo[:config]", "tasks", "lang", "source", "status", "licence", "dataset"]
+    )
 
     def repo_config(spec: Any) -> str:
         return f"{spec.repo}:{spec.config}" if spec.config else spec.repo
@@ -579,6 +581,7 @@ def list_datasets(filters: ListFilters) -> Listing:
                 repo_config(spec),
                 ", ".join(task_types(spec)),
                 ",".join(spec.language),
+                source_kind(spec),
                 status.line(),
                 spec.license.split(";")[0],
                 spec.hub_id,
