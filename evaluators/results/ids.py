@@ -41,12 +41,12 @@ def segment_problem(name: object) -> str | None:
         return f"is a {type(name).__name__}, not a string"
     if not name:
         return "is empty"
+    if "/" in name or "\\" in name:
+        return "holds a path separator"
     if name in (".", ".."):
         return "is a relative folder reference"
     if name.startswith("."):
         return "starts with a dot (a hidden or relative name)"
-    if "/" in name or "\\" in name:
-        return "holds a path separator"
     if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in name):
         return "holds a NUL or control character"
     if len(name.encode("utf-8", "surrogatepass")) > MAX_SEGMENT_BYTES:
