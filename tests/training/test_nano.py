@@ -127,6 +127,7 @@ def test_nano_run_equals_evaluator_and_pushes(nano_sources: Path, tmp_path: Path
     from click.testing import CliRunner
     from sentence_transformers import SentenceTransformer, models
 
+    from dataset_scripts.registry import all_datasets
     from evaluators.cli import cli
     from evaluators.nano import nano_tables, write_nano
     from evaluators.results.record import load_record
@@ -151,8 +152,15 @@ def test_nano_run_equals_evaluator_and_pushes(nano_sources: Path, tmp_path: Path
     evaluator = StebEvaluator("nano", built_root=nano_sources, model_name="org/tiny",
                               results_dir=tmp_path / "evals")  # fmt: skip
     metrics = evaluator(model)
-    assert evaluator.primary_metric == "steb_nano_score"
+    assert evaluator.primary_metric == "steb_nano_primary_mean_main_score"
     assert len(evaluator.last_records) == len(get_benchmark("nano").units) == 11
+    assert metrics["steb_nano_coverage"] == 1.0
+    # the card's model-index names the Hub datasets the nano tables sample
+    index = evaluator.model_index_results()
+    assert {r["dataset"]["type"] for r in index} == {
+        all_datasets()[s].repo for s, _ in NANO_DATASETS
+    }
+    assert all(r["dataset"]["args"]["benchmark"] == "STEB-nano(v1)" for r in index)
 
     nano_root = tmp_path / "nano"
     assert len(write_nano(nano_sources, nano_root)) == len(NANO_DATASETS)
@@ -171,9 +179,25 @@ def test_nano_run_equals_evaluator_and_pushes(nano_sources: Path, tmp_path: Path
     for record in evaluator.last_records:
         key = (record.extra["id"], record.result.task_type)
         assert record.result.main_score == pytest.approx(cli_scores[key], abs=1e-9, rel=0)
-    assert metrics["steb_nano_score"] == pytest.approx(
+    assert metrics[evaluator.primary_metric] == pytest.approx(
         get_benchmark("nano").aggregate(cli_scores).value, abs=1e-12
     )
+
+    # some sources not built: the units that are run, the primary metric over them
+    partial = tmp_path / "partial"
+    partial.mkdir()
+    folders = sorted(p for p in nano_sources.iterdir() if p.is_dir())[:2]
+    for folder in folders:
+        (partial / folder.name).symlink_to(folder, target_is_directory=True)
+    some = StebEvaluator("nano", built_root=partial, model_name="org/tiny")
+    assert 0 < len(some.units) < 11
+    got = some(model)
+    assert got["steb_nano_coverage"] == pytest.approx(len(some.units) / 11)
+    by_task: dict[str, list[float]] = {}
+    for dataset, task in some.units:
+        by_task.setdefault(task, []).append(cli_scores[(dataset, task)])
+    expected = sum(sum(v) / len(v) for v in by_task.values()) / len(by_task)
+    assert got[some.primary_metric] == pytest.approx(expected, abs=1e-12)
 
     # the evaluator's records -> a results repository -> the model repo's eval results
     meta = tmp_path / "meta.json"
@@ -196,6 +220,8 @@ def test_nano_run_equals_evaluator_and_pushes(nano_sources: Path, tmp_path: Path
     assert len(entries) == 11
     values = sorted(e["value"] for e in entries)
     mine = sorted(
-        metrics[f"steb_nano_{t}_{d.split('/')[-1]}"] for d, t in get_benchmark("nano").units
-    )
+        metrics[f"steb_nano_{r.extra['id'].split('/')[-1]}_{r.result.task_type}_"
+                f"{r.result.main_score_name}"]
+        for r in evaluator.last_records
+    )  # fmt: skip
     assert values == pytest.approx([100 * m for m in mine], abs=1e-4)  # in %, 4 decimals
