@@ -255,12 +255,15 @@ class StebEvaluator(BaseEvaluator):
         planned = set(self.units)
         absent = [u for u in self.benchmark.units if u not in planned]
         if absent:
+            total = len(self.benchmark.units)
+            datasets = sorted({d for d, _ in absent})
             logger.warning(
-                "%s: %d of %d units will run (coverage %.3f); %d not built under %s, e.g. %s: "
-                "%s is the mean over what ran, not the benchmark's score",
-                self.benchmark.key, len(self.benchmark.units) - len(absent),
-                len(self.benchmark.units), 1 - len(absent) / len(self.benchmark.units),
-                len(absent), built_root, " ".join(absent[0]), self.primary_metric,
+                "%s: %d of %d units will run (coverage %.3f); not built under %s: %s%s. %s is "
+                "the mean over what ran, not the benchmark's score",
+                self.benchmark.key, total - len(absent), total, 1 - len(absent) / total,
+                built_root, ", ".join(datasets[:5]),
+                f" and {len(datasets) - 5} more" if len(datasets) > 5 else "",
+                self.primary_metric,
             )  # fmt: skip
 
     # ------------------------------------------------------------------ planning
