@@ -25,7 +25,15 @@ from typing import Any
 from dataset_scripts.core.errors import StylebenchError
 from dataset_scripts.core.url_credentials import redact
 from evaluators.data import Table
-from evaluators.runner import COMMIT_EVERY, Runner, RunRecord, TaskSpec, check_sampling, plan_tasks
+from evaluators.runner import (
+    COMMIT_EVERY,
+    Runner,
+    RunRecord,
+    TaskSpec,
+    UnitsFailed,
+    check_sampling,
+    plan_tasks,
+)
 from evaluators.tasks import DEFAULT_SEED, check_tasks
 from evaluators.tasks.episodes import DEFAULT_SAMPLING, Sampling
 from evaluators.tasks.protocol import DEFAULT_PROTOCOL
@@ -177,14 +185,25 @@ def run(
     )
     check_sampling(config.sampling, specs)
     out: dict[str, list[RunRecord]] = {}
+    failures: list[str] = []
+    total = 0
     for model in models:
         encoder, name = load_encoder(model, config)
         try:
             prepare_encoder(encoder, specs, config)
             if on_encoder is not None:
                 on_encoder(name, encoder)
-            out[name] = runner_for(encoder, name, config).run(specs, resume=config.resume)
+            try:
+                out[name] = runner_for(encoder, name, config).run(specs, resume=config.resume)
+            except UnitsFailed as failed:  # the other units (and models) go on
+                out[name] = failed.records
+                failures += [f"{name}: {line}" for line in failed.failures]
+                total += failed.total
+            else:
+                total += len(out[name])
         finally:
             if isinstance(model, str) and hasattr(encoder, "close"):
                 encoder.close()  # worker processes of --devices, served-model connections
+    if failures:
+        raise UnitsFailed(failures, [r for records in out.values() for r in records], total)
     return out

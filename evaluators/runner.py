@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from tqdm.auto import tqdm
 
-from dataset_scripts.core.errors import DataError
+from dataset_scripts.core.errors import DataError, StylebenchError
 from dataset_scripts.core.schemas import SCHEMAS
 from evaluators.cache import EmbeddingCache
 from evaluators.data import Table, config_schemas, load_table
@@ -83,6 +83,30 @@ class RunRecord:
     embedding: EmbeddingStats
     evaluation_seconds: float
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+class UnitsFailed(StylebenchError):
+    """Some (dataset, task) units of a run could not be scored (each named with its
+    cause in the message, one line); every other unit ran and wrote its result, so a
+    rerun resumes them. ``records``: the finished units' records; ``failures``: one
+    line per failed unit."""
+
+    def __init__(self, failures: Sequence[str], records: Sequence[RunRecord], total: int) -> None:
+        self.failures = list(failures)
+        self.records = list(records)
+        self.total = total
+        done = total - len(self.failures)
+        super().__init__(
+            f"{len(self.failures)} of {total} (dataset, task) units could not be scored "
+            f"({done} others ran and their results are written; a rerun resumes them): "
+            + "; ".join(self.failures)
+        )
+
+
+def unit_failure(table: Table, task_type: str, error: BaseException) -> str:
+    """One line naming the dataset, config/split and task of a unit that failed, and why."""
+    cause = " ".join(str(error).split()) or type(error).__name__
+    return f"{table.source}, task {task_type}: {cause}"
 
 
 def package_versions() -> dict[str, str]:
@@ -261,7 +285,11 @@ class Runner:
         ``specs`` are the whole run, so episodes that apply to none of them are an error
         (:func:`check_sampling`); ``False`` for one part of a run checked as a whole
         elsewhere (a Ray job). ``tables``: rows already in memory, keyed by (dataset,
-        config, split) (:func:`evaluators.run_service.run_specs`)."""
+        config, split) (:func:`evaluators.run_service.run_specs`).
+
+        A unit whose data its task cannot score (a set with no positive pair, say) does
+        not stop the run: the others are evaluated and written, then :class:`UnitsFailed`
+        names each failed unit (dataset, task, cause)."""
         preloaded = tables
         if whole_run:
             check_sampling(self.sampling, specs)
@@ -269,6 +297,7 @@ class Runner:
         for spec in specs:
             by_dataset[spec.dataset].append(spec)
         records = []
+        failures: list[str] = []  # units that could not be scored (UnitsFailed at the end)
         for ref, dataset_specs in by_dataset.items():
             tables: dict[tuple[str, str | None], Table] = {}
             for spec in dataset_specs:
@@ -293,7 +322,11 @@ class Runner:
             for spec, evaluator in todo:
                 table = tables[(spec.config, spec.split)]
                 started = time.perf_counter()
-                result = evaluator.evaluate(table, lookup)
+                try:
+                    result = evaluator.evaluate(table, lookup)
+                except (DataError, ValueError) as error:  # this unit only: the others go on
+                    failures.append(unit_failure(table, spec.task_type, error))
+                    continue
                 seconds = time.perf_counter() - started
                 record = RunRecord(
                     result,
@@ -311,6 +344,8 @@ class Runner:
                 )
                 record.path = self._write(record)
                 records.append(record)
+        if failures:
+            raise UnitsFailed(failures, records, len(records) + len(failures))
         return records
 
     def result_path(self, dataset: str, task_type: str) -> Path | None:
