@@ -519,6 +519,9 @@ def validate(datasets: tuple[str, ...], episode_size: int | None, per_class: str
 @click.option(
     "--dry-run", is_flag=True, help="Print repo id, type and every file; validate the card."
 )
+@click.option("--all", "push_all", is_flag=True, help="Every release repo built under --built-root.")
+@click.option("--org", default=None, help="--all: push under this organisation.")
+@click.option("--built-root", type=click.Path(path_type=Path), default=Path("built"), show_default=True)
 def push(
     target: str | None,
     repo_id: str | None,
@@ -526,11 +529,19 @@ def push(
     model: str | None,
     private: bool,
     dry_run: bool,
+    push_all: bool,
+    org: str | None,
+    built_root: Path,
 ) -> None:
     """Upload to the Hugging Face Hub: a built dataset folder (dataset repo, with its
     eval.yaml), a bundled metric (a Space under stylebench/<name>), the stylebench Space,
-    or a model's .eval_results from a results repository (a pull request)."""
-    from evaluators.publish import plan_push, run_push
+    or a model's .eval_results from a results repository (a pull request); --all: every
+    release repo built under --built-root."""
+    from evaluators.publish import plan_push, print_push_all, run_push
+
+    if push_all:
+        print_push_all(_console(), built_root, org=org, dry_run=dry_run, private=private)
+        return
 
     plan = plan_push(target, repo_id=repo_id, kind=kind, model=model)
     console = _console()

@@ -334,7 +334,7 @@ def plan_push(
         if info_path.is_file():
             recorded = json.loads(info_path.read_text(encoding="utf-8")).get("hub_id")
         repo = _check_repo_id(repo_id or recorded or "")
-        with_eval = write_eval_yaml(folder, repo)
+        with_eval = write_eval_yaml(folder, recorded or repo)  # its benchmark: by the declared id
         files = _files(folder, ignore=(BUILD_INFO,))
         summary = validate_dataset_card(folder, files)
         summary += "; eval.yaml written" if with_eval else "; no eval.yaml (not in a benchmark)"
@@ -379,3 +379,73 @@ def run_push(plan: PushPlan, *, private: bool = False, token: str | None = None)
         **({"create_pr": True} if as_pr else {}),
     )
     return str(info)
+
+
+@dataclass(frozen=True)
+class ReleasePlan:
+    """One release repo of ``push --all``: its plan, or why it is not pushed."""
+
+    repo: str  # the declared repo (``steb/STEL``)
+    plan: PushPlan | None
+    missing: str = ""  # why there is no plan (not built under the built root)
+
+
+def target_repo(repo: str, org: str | None) -> str:
+    """The repo id ``repo`` is pushed to: itself, or under ``org`` (``steb/STEL`` ->
+    ``<org>/STEL``; another family's repo keeps its family as a prefix,
+    ``valla/amazon`` -> ``<org>/valla-amazon``, so that no two collide)."""
+    if not org:
+        return repo
+    family, _, name = repo.partition("/")
+    return f"{org}/{name}" if family == "steb" else f"{org}/{family}-{name}"
+
+
+def plan_push_all(
+    built_root: Path, org: str | None = None, family: str | None = None
+) -> list[ReleasePlan]:
+    """Every release repo of the registry (of ``family``), in repo order: the push plan
+    of its build under ``built_root`` (``<built-root>/<org>__<name>``, what ``build --all
+    --download`` writes), or why there is none."""
+    from dataset_scripts.core.hub_folder import BUILD_INFO
+    from dataset_scripts.core.spec import folder_name
+    from dataset_scripts.registry import releases
+
+    out = []
+    for repo in sorted(releases()):
+        if family and repo.split("/")[0] != family:
+            continue
+        folder = Path(built_root) / folder_name(repo)
+        if not (folder / BUILD_INFO).is_file():
+            out.append(ReleasePlan(repo, None, f"not built under {built_root}"))
+            continue
+        out.append(
+            ReleasePlan(
+                repo, plan_push(str(folder), repo_id=target_repo(repo, org), kind="dataset")
+            )
+        )
+    return out
+
+
+def print_push_all(
+    console, built_root: Path, *, org: str | None, dry_run: bool, private: bool = False
+) -> None:
+    """``stylebench push --all``: every release repo and file; uploads unless ``dry_run``."""
+    plans = plan_push_all(built_root, org)
+    ready = [p for p in plans if p.plan is not None]
+    for release in plans:
+        if release.plan is None:
+            console.print(f"[yellow]skip[/yellow] {release.repo}: {release.missing}")
+            continue
+        plan = release.plan
+        console.print(f"{plan.repo_id} (dataset, from {plan.folder}): {plan.card_summary}")
+        for file in plan.files:
+            console.print(f"  {file}")
+    n_files = sum(len(p.plan.files) for p in ready if p.plan is not None)
+    console.print(
+        f"{len(ready)} of {len(plans)} release repos, {n_files} files"
+        + ("; dry run: nothing uploaded" if dry_run else "")
+    )
+    if not dry_run:
+        for release in ready:
+            assert release.plan is not None
+            console.print(run_push(release.plan, private=private))

@@ -127,6 +127,16 @@ def test_build_download_through_a_mirror_equals_raw_builds(
         downloads / "zenodo.org/records/14891299/files/pan25-multi-author-analysis.zip"
     ).is_file()
     assert not list(downloads.rglob("*.part")) and not list(downloads.glob("extracted/.*"))
+    # item 7: what a maintainer publishes after building: every release repo and file
+    from dataset_scripts.registry import releases
+
+    pushed = run_cli(["push", "--all", "--org", "mirror-org", "--dry-run", "--built-root", str(built)])
+    assert pushed.returncode == 0, pushed.stderr
+    assert f"11 of {len(releases())} release repos" in pushed.stdout
+    assert "mirror-org/pan25_style_change (dataset" in pushed.stdout
+    for parquet in raw_build:
+        assert f"  {parquet.split('/', 1)[1]}" in pushed.stdout
+    assert "skip steb/PASTEL: not built under" in pushed.stdout
 
 
 def test_build_download_from_each_hosts_layout(
