@@ -114,16 +114,16 @@ def _changed_files(root: Path, against: str | None) -> tuple[str, ...]:
 
 
 def _unpushed_commits(root: Path, against: str | None) -> tuple[str, ...]:
+    """``<short id> <subject>`` of each local commit the remote does not hold (not on
+    ``against``, or on no remote branch when the remote is empty), oldest first."""
     if not git(root, "rev-parse", "--verify", "--quiet", "HEAD", check=False).strip():
         return ()
-    span = f"{against}..HEAD" if against else "HEAD"
-    if against is None:
-        remote = git(root, "for-each-ref", "--format=%(refname)", "refs/remotes/origin")
-        span_args = ["HEAD", *(f"^{r}" for r in remote.split())]
+    if against is not None:
+        span = [f"{against}..HEAD"]
     else:
-        span_args = [span]
-    out = git(root, "log", "--reverse", "--format=%h %s", *span_args)
-    return tuple(out.splitlines())
+        remote = git(root, "for-each-ref", "--format=%(refname)", "refs/remotes/origin")
+        span = ["HEAD", *(f"^{ref}" for ref in remote.split())]
+    return tuple(git(root, "log", "--reverse", "--format=%h %s", *span).splitlines())
 
 
 def _staged_files(root: Path) -> tuple[str, ...]:

@@ -55,7 +55,7 @@ the command line, then check it here before you open the pull request:
 stylebench run --benchmark steb --model <your model> --out runs/mine
 stylebench results add runs/mine --repo ./results-repo --model-meta meta.yaml
 stylebench results validate --repo ./results-repo      # what this tab runs
-stylebench results submit --repo <git-url | org/name>  # a branch + commit, or a Hub PR
+stylebench results submit --repo <git-url>  # a branch + commit (--hub --repo org/name: a Hub PR)
 ```
 
 Upload the repository folder as a zip (it holds `results/`), or give a git URL
