@@ -20,13 +20,16 @@ def COMMAND() -> None:
     pass
 
 
-def _rows(settings: DownloadSettings) -> list[dict[str, Any]]:
+def _rows(settings: DownloadSettings, family: str | None = None) -> list[dict[str, Any]]:
     from dataset_scripts.registry import all_sources, datasets_of
     from dataset_scripts.sources.fetch import status
 
     options = settings.options()
     rows = []
     for name, source in sorted(all_sources().items()):
+        fed = [s.hub_id for s in datasets_of(source)]
+        if family and not any(i.split("/")[0] == family for i in fed):
+            continue
         entries = options.entries(name)
         size = sum(e.size for e in entries if not e.is_download)
         rows.append(
@@ -40,7 +43,7 @@ def _rows(settings: DownloadSettings) -> list[dict[str, Any]]:
                 "size_bytes": size,
                 "gated": source.gated,
                 "license": source.license,
-                "datasets": [s.hub_id for s in datasets_of(source)],
+                "datasets": fed,
             }
         )
     return rows
@@ -48,12 +51,13 @@ def _rows(settings: DownloadSettings) -> list[dict[str, Any]]:
 
 @COMMAND.command("list")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table")
-def list_sources(fmt: str) -> None:
+@click.option("--family", default=None, help="Only the sources of this family's datasets.")
+def list_sources(fmt: str, family: str | None) -> None:
     """Every source: kind, where, status here (verified, cached, unverified, gated, not
     downloaded), recorded size."""
     import json
 
-    rows = _rows(DownloadSettings())
+    rows = _rows(DownloadSettings(), family)
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2))
         return
@@ -74,6 +78,22 @@ def list_sources(fmt: str) -> None:
             r["where"],
         )
     console().print(table)
+    console().print(totals(rows))
+
+
+def totals(rows: list[dict[str, Any]]) -> str:
+    """The footer: sources, how many are fetched by the command and their recorded size,
+    how many have no recorded hashes, how many need a manual step (and their datasets)."""
+    auto = [r for r in rows if not r["gated"]]
+    gated = [r for r in rows if r["gated"]]
+    size = sum(r["size_bytes"] for r in auto)
+    unverified = [r["source"] for r in auto if r["hashes"] == "unverified"]
+    return (
+        f"{len(rows)} sources: {len(auto)} fetched by `build --download` "
+        f"({size / 1e6:,.0f} MB of raw files recorded; {len(unverified)} without recorded "
+        f"hashes: {', '.join(unverified) or 'none'}), {len(gated)} need a manual step "
+        f"({sum(len(r['datasets']) for r in gated)} datasets)"
+    )
 
 
 @COMMAND.command("record")
