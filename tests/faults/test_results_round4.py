@@ -27,6 +27,8 @@ from typing import Any
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score
 
 from dataset_scripts.core.errors import DataError, StylebenchError
@@ -782,3 +784,47 @@ def test_a_path_like_repo_must_exist_unless_hub(tmp_path: Path, monkeypatch) -> 
     assert (tmp_path / "s" / "results").is_dir()
     (tmp_path / "a" / "b").mkdir(parents=True)  # an existing folder is a folder
     assert resolve_repo("a/b").kind == "folder"
+
+
+# ------------------------------------------------------------- properties (hypothesis) ---
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(min_size=0, max_size=80))
+def test_a_name_the_rule_keeps_is_one_plain_segment(name: str) -> None:
+    if segment_problem(name) is not None:
+        return
+    root = Path("/repository")
+    assert (root / name).parent == root and Path(name).name == name
+    assert not name.startswith(".") and "\x00" not in name
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                max_size=4),
+    max_leaves=12,
+)  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    kind=st.sampled_from(["mean", "auc", "text_auc", "assignment", "probing", "x"]),
+    arrays=st.dictionaries(
+        st.sampled_from(["scores", "labels", "placement", "n_positive_pairs", "clusters",
+                         "auc", "correct_a"]),
+        st.one_of(_JSON, st.fixed_dictionaries(
+            {"dtype": st.sampled_from(["f8", "i4", "bits", "f4"]),
+             "n": st.one_of(st.integers(-2, 50), _JSON), "codec": st.sampled_from(["zlib", None]),
+             "b64": st.sampled_from([encode_array(np.arange(3.0))["b64"], "", "AAAA", "!!"])})),
+        max_size=4,
+    ),
+)  # fmt: skip
+def test_any_items_block_rederives_or_says_why(kind: str, arrays: dict) -> None:
+    from evaluators.results.items import rederive
+
+    try:
+        value = rederive({"kind": kind, "arrays": arrays}, "auc")
+    except ValueError:
+        return  # a refusal with a reason; nothing else may escape
+    assert isinstance(value, float)
