@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError, StylebenchError
+from dataset_scripts.core.hub_probe import offline_unless_reachable
 from dataset_scripts.core.quiet import quiet_datasets
 from dataset_scripts.core.schemas import SCHEMAS, validate_rows
 from dataset_scripts.core.spec import folder_name
@@ -188,6 +189,8 @@ def config_schemas(ref: str) -> dict[str, str]:
     target, only = resolve_ref(ref)
     try:
         local = Path(target).is_dir()
+        if not local:
+            offline_unless_reachable()  # one probe, not five retries per Hub request
         found = _local_schemas(Path(target)) if local else _hub_schemas(target)
     except FileNotFoundError as error:
         if not Path(target).exists() and target.count("/") == 1:
@@ -331,6 +334,8 @@ def load_table(ref: str, config: str, split: str | None = None) -> Table:
                 config = matches[0]
         schema = schemas.get(config)
         _refuse_empty_shards(Path(ref), config)
+    else:
+        offline_unless_reachable()  # one probe, not five retries per Hub request
     fingerprint: str | None = None
     try:
         fingerprint = _content_hash(Path(ref), config) if local else None
