@@ -341,6 +341,9 @@ def iter_model_folders(root: Path) -> Iterator[ModelFolder]:
     refuse_links(root)
     for folder in revision_folders(root):
         meta = read_json(folder / MODEL_META)
+        problems = meta_problems(meta)
+        if problems:
+            raise DataError(f"{folder / MODEL_META}: {'; '.join(problems)}")
         settings = read_json(folder / RUN_SETTINGS)
         records = [(p, load_record(p)) for p in record_files(folder)]
         yield ModelFolder(folder, meta, settings, records)

@@ -652,6 +652,10 @@ def test_model_meta_has_a_schema(tmp_path: Path, good: Path, meta: dict, key: st
     reasons = _reasons(validate_repository(good))
     assert reasons and all(f"key '{key}'" in r for r in reasons), reasons
     assert all(r.startswith(meta_path.relative_to(good).as_posix()) for r in reasons)
+    from evaluators.results.table import results_table
+
+    with pytest.raises(DataError, match=f"model_meta.json: .*key '{key}'"):
+        results_table(good)  # named, not pandas' "Failed to parse string"
 
 
 @pytest.mark.parametrize("trained", [DATASET, [DATASET], [DATASET, "steb/ASSET"]])
