@@ -101,15 +101,11 @@ def _changed_files(root: Path, against: str | None) -> tuple[str, ...]:
     remote's default branch; every file when None), committed or not, untracked
     included; removals are never sent (``validate`` refuses them)."""
     if against is None:
-        tracked = git(root, "ls-files", "--", RESULTS_DIR).splitlines()
+        tracked = git(root, "ls-files", "-z", "--", RESULTS_DIR)
     else:
-        tracked = git(
-            root, "diff", "--name-only", "--no-renames", against, "--", RESULTS_DIR
-        ).splitlines()
-    untracked = git(
-        root, "ls-files", "--others", "--exclude-standard", "--", RESULTS_DIR
-    ).splitlines()
-    files = {p.strip('"') for p in [*tracked, *untracked]}
+        tracked = git(root, "diff", "--name-only", "-z", "--no-renames", against, "--", RESULTS_DIR)
+    untracked = git(root, "ls-files", "-z", "--others", "--exclude-standard", "--", RESULTS_DIR)
+    files = {p for p in (tracked + untracked).split("\0") if p}
     return tuple(sorted(p for p in files if (root / p).is_file()))
 
 
