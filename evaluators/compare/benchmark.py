@@ -33,7 +33,14 @@ import numpy as np
 
 from dataset_scripts.core.errors import DataError, StylebenchError
 from evaluators.compare.records import Entry, Key
-from evaluators.compare.units import N_BOOT, Units, joint_replicates, paired_test, units_of
+from evaluators.compare.units import (
+    N_BOOT,
+    ScoreMismatchError,
+    Units,
+    joint_replicates,
+    paired_test,
+    units_of,
+)
 from evaluators.metric_math.intervals import DEFAULT_SEED, percentile_interval
 from evaluators.metric_math.paired import holm, percentile_p_value, rank_intervals
 
@@ -168,6 +175,9 @@ class DatasetComparison:
     se: float
     p_holm: float | None = None
     outcome: str = ""  # "win" (A better), "loss", "tie" after Holm
+    independent_units: str = ""  # what the variance is computed over
+    n_independent: int = 0
+    decidable: bool = True  # clustering: False when |A - B| < one k-means seed's spread
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -184,6 +194,9 @@ class DatasetComparison:
             "outcome": self.outcome,
             "unit": self.unit,
             "n_units": self.n_units,
+            "independent_units": self.independent_units,
+            "n_independent": self.n_independent,
+            "decidable": self.decidable,
             "method": self.method,
         }
 
@@ -250,6 +263,8 @@ def compare_records(
         (path_a, rec_a), (path_b, rec_b) = records_a[key], records_b[key]
         try:
             ua, ub = units_of(rec_a, path_a), units_of(rec_b, path_b)
+        except ScoreMismatchError:
+            raise
         except DataError as error:
             skipped.append({"dataset": key[0], "task": key[1], "reason": str(error)})
             continue
@@ -269,6 +284,9 @@ def compare_records(
                 test["unit"],
                 test["n_units"],
                 test["se"],
+                independent_units=test["independent_units"],
+                n_independent=test["n_independent"],
+                decidable=bool(test.get("decidable", True)),
             )
         )
     if not rows:
@@ -389,6 +407,8 @@ def rank_models(
     for key in keys:
         try:
             paired[key] = [units_of(records[m][key][1], records[m][key][0]) for m in names]
+        except ScoreMismatchError:
+            raise
         except DataError as error:
             skipped.append({"dataset": key[0], "task": key[1], "reason": str(error)})
     if not paired:

@@ -141,6 +141,17 @@ def _print(comparison: Any, console: Any) -> None:
             f"[{styles[d.outcome]}]{d.outcome}[/{styles[d.outcome]}]",
         )
     console.print(table)
+    for d in comparison.datasets:
+        console.print(
+            f"[dim]{escape(d.dataset)} / {d.task}: variance over {d.n_independent} "
+            f"{escape(d.independent_units)}[/dim]"
+        )
+        if not d.decidable:
+            console.print(
+                f"[yellow]not decidable[/yellow] {escape(d.dataset)} / {d.task}: the "
+                "difference is smaller than the spread of one k-means seed (the test "
+                "includes the seed variance; a single run could have ranked them either way)"
+            )
     tally = comparison.tally
     console.print(
         f"Holm-corrected at alpha {comparison.settings['alpha']:g}: A wins {tally['win']}, "

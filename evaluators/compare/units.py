@@ -7,18 +7,27 @@ on the same rows, so two records of the same dataset and task are paired unit by
 :func:`check_paired` refuses records whose rows (fingerprint), run settings (protocol,
 sampling) or units differ.
 
-Per kind (formulas in :mod:`evaluators.metric_math.paired`):
+Per kind (formulas in :mod:`evaluators.metric_math.paired`). The *independent unit* is
+what the variance is computed over; the stored units (pairs, queries) share them:
 
-| kind | task | units | paired test | joint replicates (benchmark, ranks) |
-|---|---|---|---|---|
-| ``auc`` | predefined pairs | pairs | paired DeLong (Sun and Xu) | first-order (DeLong) expansion ``AUC + sum_p (w_p - 1) c_p`` |
-| ``text_auc`` | all-to-all pairs | texts | influence z-test, ``sum_t (psi_A - psi_B)^2`` less the double-counted pair-level term | ``AUC + sum_t (w_t - 1) psi_t`` |
-| ``mean`` | order alignment, retrieval | pairs, queries | paired t-test | weighted mean of the units |
-| ``assignment`` | clustering | texts | Wald with the paired-bootstrap SE (both fixed assignments re-scored on each resample) | exact V-measure of each resample |
-| ``probing`` | probing | test texts per feature | stratified paired z-test | per-feature resampled accuracy |
+| kind | task | stored units | independent units | paired test | joint replicates (benchmark, ranks) |
+|---|---|---|---|---|---|
+| ``mean`` (pairs) | order alignment | sequence pairs (i < j) | sequences | t-test with the delete-one-sequence jackknife variance (df = sequences - 1) | normal, the jackknife covariance of the K models |
+| ``mean`` (queries) | retrieval | queries | authors (a query, its targets, and the MRR's per-target influence) | t-test with the cluster-robust variance over authors (df = authors - 1) | normal, the cluster covariance |
+| ``auc`` | predefined pairs | pairs | texts (pairs share texts) | t-test with the delete-one-text jackknife variance, AUROCs recomputed exactly (df = texts - 1) | normal, the jackknife covariance |
+| ``text_auc`` | all-to-all pairs | texts | texts | influence z-test, ``sum_t (psi_A - psi_B)^2`` less the double-counted pair-level term | ``AUC + sum_t (w_t - 1) psi_t`` |
+| ``assignment`` | clustering | texts | texts and k-means seeds | mean V-measure over the recorded seeds; paired text bootstrap of it plus the seed variance (Satterthwaite df) | text bootstrap of each model's seed mean plus normal seed noise |
+| ``probing`` | probing | test texts per feature | test texts (fixed probes) | stratified paired z-test | per-feature resampled accuracy |
 
-``w`` are the multiplicities of one bootstrap resample of the units (multinomial),
-shared by every model in a replicate: that is what makes the replicates paired.
+No variance is allowed below the one that treats the stored units as independent
+(:func:`~evaluators.metric_math.paired.clustered_difference`). ``w`` are the multiplicities
+of one bootstrap resample (multinomial), shared by every model in a replicate; the
+normal replicates draw one standard normal vector per replicate for all K models through
+the Cholesky-like factor of their K x K covariance (eigenvalues clipped at 0).
+
+Records without the arrays a kind needs (version-2 records written before this, e.g.
+order alignment without ``sequence_i``/``sequence_j``) are refused with the file named;
+so is a record whose stored main score is not the one its items re-derive.
 """
 
 from __future__ import annotations
@@ -33,9 +42,12 @@ import numpy as np
 from dataset_scripts.core.errors import DataError
 from evaluators.metric_math.intervals import DEFAULT_SEED
 from evaluators.metric_math.paired import (
+    cluster_covariance,
+    clustered_difference,
     influence_difference,
-    paired_delong,
-    paired_t,
+    jackknife_covariance,
+    node_jackknife_aucs,
+    node_jackknife_means,
     stratified_mean_difference,
     wald,
 )
@@ -50,9 +62,20 @@ METHODS = {
     "text_auc": "z-test of the AUROC difference over texts: paired influence-function "
     "variance sum_t (psi_A,t - psi_B,t)^2 less the estimated pair-level variance it "
     "double-counts (floor: half), normal interval",
+    "auc_pairs": "AUROC difference with the delete-one-text jackknife variance (every "
+    "pair through the deleted text left out, both AUROCs recomputed exactly: pairs sharing "
+    "a text are dependent), Student t interval (texts - 1 df)",
+    "mean_pairs": "mean per-pair difference with the delete-one-sequence jackknife "
+    "variance (every pair through the deleted sequence left out: each sequence sits in "
+    "many pairs), Student t interval (sequences - 1 df)",
+    "mean_queries": "paired t-test of the mean per-query difference with the cluster-robust "
+    "variance over authors (each author's query and target; the targets through the MRR's "
+    "per-target influence), Student t (authors - 1 df)",
     "mean": "paired t-test over the per-unit differences (Student t, n-1 df)",
-    "assignment": "paired bootstrap of texts (both fixed cluster assignments re-scored on "
-    "the same resamples, V-measure): Wald interval with the bootstrap standard error",
+    "assignment": "difference of the mean V-measure over the recorded k-means seeds: paired "
+    "bootstrap of texts (every seed's fixed assignment of both models re-scored on the "
+    "same resamples) plus the between-seed variance of the difference, Student t "
+    "(Satterthwaite df)",
     "probing": "paired z-test over test texts per feature (fixed probes), features "
     "independent: se^2 = sum_f var(d_f)/n_f / F^2",
 }
@@ -99,10 +122,26 @@ def units_of(record: ResultRecord, source: str | Path, metric: str | None = None
         arrays = arrays_of(items)
     except ValueError as error:
         raise DataError(f"{source}: items block is unreadable ({error})") from None
+    unit = str(items.get("unit", ""))
+    missing = [a for a in _required(kind, unit) if a not in arrays]
+    if missing:
+        raise DataError(
+            f"{source}: the record keeps no {', '.join(missing)} (per-unit data written "
+            f"before comparisons used the independent units of {record.task}: "
+            f"{_INDEPENDENT.get((kind, unit), unit)}); without them no honest p-value can be "
+            "computed; re-run it with this stylebench version"
+        )
+    _check_main_score(record, items, source)
     if kind == "mean":
         if metric not in arrays:
             raise DataError(f"{source}: items hold no per-unit {metric!r}")
         point = float(arrays[metric].mean())
+    elif kind == "assignment":
+        if metric != record.main_score_name:
+            raise DataError(
+                f"{source}: per-unit data re-derive {record.main_score_name!r}, not {metric!r}"
+            )
+        point = float(seed_v_measures(arrays).mean())
     elif metric not in record.metrics:
         raise DataError(f"{source}: result has no metric {metric!r}")
     elif metric != record.main_score_name:
@@ -111,9 +150,67 @@ def units_of(record: ResultRecord, source: str | Path, metric: str | None = None
         )
     else:
         point = float(record.metrics[metric])
-    return Units(
-        source, record, kind, str(items.get("unit", "")), int(items["n"]), metric, point, arrays
-    )
+    return Units(source, record, kind, unit, int(items["n"]), metric, point, arrays)
+
+
+SCORE_TOLERANCE = 1e-9  # stored main score vs the one re-derived from the items
+
+# arrays each kind needs to know its independent units
+_REQUIRED = {
+    ("mean", "pairs"): ("sequence_i", "sequence_j"),
+    ("mean", "queries"): ("query_author", "target_author", "target_influence_mrr"),
+    ("auc", "pairs"): ("scores", "labels", "text_1", "text_2"),
+    ("assignment", "texts"): ("labels", "clusters", "seeds", "clusters_seeds"),
+    ("text_auc", "texts"): ("psi", "placement", "n_positive_pairs"),
+}
+_INDEPENDENT = {
+    ("mean", "pairs"): "sequences, each in many pairs",
+    ("mean", "queries"): "authors, through queries and targets",
+    ("auc", "pairs"): "texts, shared across pairs",
+    ("assignment", "texts"): "texts and the k-means seed",
+    ("text_auc", "texts"): "texts",
+}
+
+
+def _required(kind: str, unit: str) -> tuple[str, ...]:
+    return _REQUIRED.get((kind, unit), ())
+
+
+class ScoreMismatchError(DataError):
+    """A record whose stored main score is not the one its own items re-derive."""
+
+
+def _check_main_score(record: ResultRecord, items: dict, source: str) -> None:
+    from evaluators.results.items import rederive
+
+    try:
+        derived = rederive(items, record.main_score_name)
+    except (ValueError, KeyError, IndexError) as error:
+        raise DataError(f"{source}: the main score cannot be re-derived ({error})") from None
+    stored = float(record.main_score)
+    if not abs(derived - stored) <= SCORE_TOLERANCE * max(1.0, abs(stored)):
+        raise ScoreMismatchError(
+            f"{source}: the stored main score {record.main_score_name} = {stored!r} is not "
+            f"the one its per-unit data re-derive ({derived!r}); the record was edited or "
+            "is corrupt, and compare will not test a score its units do not support"
+        )
+
+
+def seed_assignments(arrays: dict[str, np.ndarray]) -> np.ndarray:
+    """``(S, n)`` cluster assignments: the main seed's, then each recorded extra seed's."""
+    clusters = arrays["clusters"]
+    extra = arrays["clusters_seeds"].reshape(arrays["seeds"].size, clusters.size)
+    return np.concatenate([clusters[None, :], extra])
+
+
+def seed_v_measures(arrays: dict[str, np.ndarray], weights: np.ndarray | None = None) -> np.ndarray:
+    """V-measure of every seed's assignment, ``(S,)``, or ``(S, B)`` under text weights."""
+    from evaluators.tasks.clustering import weighted_v_measures
+
+    labels = arrays["labels"]
+    w = np.ones((1, labels.size)) if weights is None else weights
+    out = np.stack([weighted_v_measures(c, labels, w) for c in seed_assignments(arrays)])
+    return out[:, 0] if weights is None else out
 
 
 def _describe(u: Units) -> str:
@@ -152,8 +249,17 @@ def check_paired(a: Units, b: Units) -> None:
             f"{where}: units differ ({a.kind}, {a.n} {a.unit} of {a.metric} in {a.source}; "
             f"{b.kind}, {b.n} {b.unit} of {b.metric} in {b.source})"
         )
-    same = {"auc": ("labels",), "assignment": ("labels",), "text_auc": ("n_positive_pairs",)}
+    same = {
+        "auc": ("labels", "text_1", "text_2"),
+        "assignment": ("labels", "seeds"),
+        "text_auc": ("n_positive_pairs",),
+        "mean": ("sequence_i", "sequence_j", "query_author", "target_author"),
+    }
+    if a.unit != b.unit:
+        raise DataError(f"{where}: units differ ({a.unit} in {a.source}, {b.unit} in {b.source})")
     for name in same.get(a.kind, ()):
+        if name not in a.arrays and name not in b.arrays:
+            continue
         if not np.array_equal(a.arrays[name], b.arrays[name]):
             raise DataError(f"{where}: the per-unit {name} of {a.source} and {b.source} differ")
     if a.kind == "probing":
@@ -178,19 +284,75 @@ def pair_level_variance(u: Units) -> float | None:
     return max(float(se) ** 2 - float(np.sum(u.arrays["psi"] ** 2)), 0.0)
 
 
+def clustered_covariance(units: list[Units]) -> tuple[np.ndarray, np.ndarray, int]:
+    """Point scores ``(K,)``, the ``(K, K)`` covariance of K paired models' scores over
+    the independent units (module table), and the number of independent units G (the
+    t distribution's df is G - 1), for the kinds ``mean`` and ``auc``. Pairs of sequences
+    or texts: the delete-one-node jackknife (every pair through the deleted sequence or
+    text left out, the score recomputed exactly); queries: cluster-robust over authors."""
+    first = units[0]
+    points = np.array([u.point for u in units])
+    if first.kind == "auc":
+        scores = np.stack([u.arrays["scores"] for u in units])
+        labels = first.arrays["labels"].astype(int)
+        left_out = node_jackknife_aucs(
+            scores, labels, first.arrays["text_1"], first.arrays["text_2"]
+        )
+        return points, jackknife_covariance(left_out), left_out.shape[1]
+    values = np.stack([u.arrays[u.metric] for u in units])
+    n = values.shape[1]
+    if first.unit == "pairs":
+        left_out, _ = node_jackknife_means(
+            values, first.arrays["sequence_i"], first.arrays["sequence_j"]
+        )
+        return points, jackknife_covariance(left_out), left_out.shape[1]
+    terms = (values - values.mean(axis=1, keepdims=True)) / n
+    if first.unit == "queries":
+        clusters = first.arrays["query_author"]
+        if first.metric == "mrr":  # the targets' part: each author's target influence
+            influence = np.stack([u.arrays["target_influence_mrr"] for u in units])
+            terms = np.concatenate([terms, influence - influence.mean(axis=1, keepdims=True)], 1)
+            clusters = np.concatenate([clusters, first.arrays["target_author"]])
+        cov = cluster_covariance(terms, clusters)
+        return points, cov, int(np.unique(clusters).size)
+    cov = terms @ terms.T * (n / (n - 1.0))
+    return points, cov, n
+
+
+def _independent_variance(a: Units, b: Units) -> float:
+    """The variance of ``A - B`` that treats the stored units as independent (DeLong over
+    pairs, the plain paired t over pairs or queries): the floor of the clustered one."""
+    if a.kind == "auc":
+        from evaluators.metric_math.paired import paired_delong
+
+        labels = a.arrays["labels"].astype(int)
+        return paired_delong(a.arrays["scores"], b.arrays["scores"], labels)["se"] ** 2
+    d = a.arrays[a.metric] - b.arrays[b.metric]
+    return float(np.var(d, ddof=1) / d.size)
+
+
 def paired_test(
     a: Units, b: Units, n_boot: int = N_BOOT, seed: int = DEFAULT_SEED
 ) -> dict[str, Any]:
     """The paired test of ``A - B`` on one dataset and task: ``score_a``, ``score_b``,
-    ``difference``, ``se``, ``ci`` (95 %), ``p_value``, ``method``, ``unit``, ``n_units``."""
+    ``difference``, ``se``, ``ci`` (95 %), ``p_value``, ``method``, ``unit``, ``n_units``,
+    ``independent_units`` (what the variance is computed over) and ``n_independent``."""
     check_paired(a, b)
     kind = a.kind
-    method = METHODS[kind]
-    if kind == "mean":
-        out = paired_t(a.arrays[a.metric], b.arrays[b.metric])
-    elif kind == "auc":
-        labels = a.arrays["labels"].astype(int)
-        out = paired_delong(a.arrays["scores"], b.arrays["scores"], labels)
+    method = METHODS.get(f"{kind}_{a.unit}", METHODS.get(kind, ""))
+    independent, n_independent = _INDEPENDENT.get((kind, a.unit), a.unit), a.n
+    if kind in ("mean", "auc"):
+        try:
+            points, cov, g = clustered_covariance([a, b])
+        except ValueError as error:
+            raise DataError(f"{a.source}: no variance over {independent} ({error})") from None
+        var = float(cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1])
+        if a.kind == "mean" and a.unit == "queries" and a.metric != "mrr":
+            method += " (targets held fixed: their influence is recorded for mrr only)"
+        out = clustered_difference(
+            float(points[0] - points[1]), var, _independent_variance(a, b), df=g - 1
+        )
+        n_independent = g
     elif kind == "text_auc":
         pl_a, pl_b = pair_level_variance(a), pair_level_variance(b)
         pair = 0.0
@@ -206,21 +368,9 @@ def paired_test(
             pair = max(pl_a + pl_b - 2.0 * rho * math.sqrt(pl_a * pl_b), 0.0)
         out = influence_difference(a.arrays["psi"], b.arrays["psi"], a.point - b.point, pair)
     elif kind == "assignment":
-        from evaluators.tasks.base import bootstrap_weights
-        from evaluators.tasks.clustering import weighted_v_measures
-
-        rng = np.random.default_rng(seed)
-        labels = a.arrays["labels"]
-        diffs = []
-        for done in range(0, n_boot, CHUNK):
-            weights = bootstrap_weights(a.n, min(CHUNK, n_boot - done), rng)
-            diffs.append(
-                weighted_v_measures(a.arrays["clusters"], labels, weights)
-                - weighted_v_measures(b.arrays["clusters"], labels, weights)
-            )
-        d = np.concatenate(diffs)
-        out = wald(a.point - b.point, float(np.std(d, ddof=1)))
-        method += f" ({n_boot} resamples, seed {seed})"
+        out = _clustering_test(a, b, n_boot, seed)
+        n_seeds = 1 + a.arrays["seeds"].size
+        method += f" ({n_seeds} seeds, {n_boot} resamples, seed {seed})"
     elif kind == "probing":
         fa, fb = _features(a), _features(b)
         out = stratified_mean_difference([x - y for x, y in zip(fa, fb, strict=True)])
@@ -228,7 +378,41 @@ def paired_test(
         raise DataError(f"{a.source}: items kind {kind!r} has no paired test")
     out.setdefault("score_a", a.point)
     out.setdefault("score_b", b.point)
-    return {**out, "method": method, "unit": a.unit, "n_units": a.n}
+    return {
+        **out,
+        "method": method,
+        "unit": a.unit,
+        "n_units": a.n,
+        "independent_units": independent,
+        "n_independent": int(n_independent),
+    }
+
+
+def _clustering_test(a: Units, b: Units, n_boot: int, seed: int) -> dict[str, Any]:
+    """Mean V-measure over seeds, A - B: text-bootstrap variance of the seed mean (fixed
+    assignments) plus the between-seed variance of the per-seed differences over S
+    (Satterthwaite df from the seed part's S - 1). ``seed_sd`` is the per-seed standard
+    deviation of the difference; ``decidable`` is False when the difference is smaller
+    than it (one k-means run could have flipped the sign)."""
+    rng = np.random.default_rng(seed)
+    per_seed = seed_v_measures(a.arrays) - seed_v_measures(b.arrays)
+    n_seeds = per_seed.size
+    diffs = []
+    for weights in _weight_chunks(a.n, n_boot, rng):
+        diffs.append(
+            seed_v_measures(a.arrays, weights).mean(axis=0)
+            - seed_v_measures(b.arrays, weights).mean(axis=0)
+        )
+    var_texts = float(np.var(np.concatenate(diffs), ddof=1))
+    seed_var = float(np.var(per_seed, ddof=1)) if n_seeds > 1 else 0.0
+    var_seeds = seed_var / n_seeds
+    total = var_texts + var_seeds
+    df = total**2 / (var_seeds**2 / (n_seeds - 1)) if var_seeds > 0 else None
+    out = wald(float(per_seed.mean()), math.sqrt(total), df=df)
+    out["seed_sd"] = math.sqrt(seed_var)
+    out["decidable"] = bool(abs(out["difference"]) > math.sqrt(seed_var))
+    out["df"] = df
+    return out
 
 
 def _correlation(x: np.ndarray, y: np.ndarray) -> float:
@@ -304,23 +488,38 @@ def joint_replicates(
                 column = stop
         return total / len(per_feature[0])
     if kind == "assignment":
-        from evaluators.tasks.clustering import weighted_v_measures
-
+        # each model's mean V-measure over its seeds on the shared text resample, plus
+        # its own seed noise (independent between models): normal, var = seed var / S
+        sd = np.array(
+            [
+                np.std(seed_v_measures(u.arrays), ddof=1) / math.sqrt(1 + u.arrays["seeds"].size)
+                for u in units
+            ]
+        )
         blocks = []
         for weights in _weight_chunks(first.n, n_boot, rng):
             blocks.append(
-                np.stack(
-                    [
-                        weighted_v_measures(u.arrays["clusters"], u.arrays["labels"], weights)
-                        for u in units
-                    ]
-                )
+                np.stack([seed_v_measures(u.arrays, weights).mean(axis=0) for u in units])
             )
-        return np.concatenate(blocks, axis=1)
+        boot = np.concatenate(blocks, axis=1)
+        return boot + sd[:, None] * rng.standard_normal(boot.shape)
+    if kind == "auc" or (kind == "mean" and first.unit in ("pairs", "queries")):
+        points, cov, _ = clustered_covariance(units)
+        # models with the same point and covariance row are the same model (the
+        # difference has variance 0): one draw serves them all, so ties stay exact
+        keys = [(float(points[k]), cov[k].tobytes()) for k in range(len(units))]
+        first_of = {key: k for k, key in reversed(list(enumerate(keys)))}
+        distinct = sorted(set(first_of.values()))
+        sub = cov[np.ix_(distinct, distinct)]
+        values, vectors = np.linalg.eigh(sub)
+        factor = vectors * np.sqrt(np.clip(values, 0.0, None))[None, :]
+        draws = points[distinct][:, None] + factor @ rng.standard_normal((len(distinct), n_boot))
+        row = {k: i for i, k in enumerate(distinct)}
+        return draws[[row[first_of[key]] for key in keys]]
     if kind == "mean":
         values = np.stack([u.arrays[u.metric] for u in units])  # (K, n)
         return _resampled_sums(values, n_boot, rng) / first.n
-    if kind in ("auc", "text_auc"):
+    if kind == "text_auc":
         terms = np.stack([_linear_terms(u) for u in units])  # (K, n)
         points = np.array([u.point for u in units])[:, None]
         return points + _resampled_sums(terms, n_boot, rng) - terms.sum(axis=1, keepdims=True)

@@ -46,6 +46,7 @@ from evaluators.tasks.base import (
 )
 
 KMEANS_BATCH_SIZE = 32
+EXTRA_SEEDS = 4  # further k-means seeds recorded for comparisons (42 + 1 .. 42 + 4)
 
 
 def _entropy_rows(counts: np.ndarray) -> np.ndarray:
@@ -133,9 +134,13 @@ class ClusteringEvaluator(TaskEvaluator):
     def cluster(self, vectors: np.ndarray, n_clusters: int) -> np.ndarray:
         """The k-means assignment: scikit-learn 1.7.1's mini-batch k-means (the STEB
         reference rows' version), reproduced under the installed scikit-learn."""
+        return self._cluster(vectors, n_clusters, self.seed)
+
+    @staticmethod
+    def _cluster(vectors: np.ndarray, n_clusters: int, seed: int) -> np.ndarray:
         data = vectors if vectors.dtype.kind == "f" else vectors.astype(np.float64)
         fit = minibatch_kmeans_171(
-            data, n_clusters, batch_size=KMEANS_BATCH_SIZE, random_state=self.seed
+            data, n_clusters, batch_size=KMEANS_BATCH_SIZE, random_state=seed
         )
         return fit.labels
 
@@ -156,7 +161,21 @@ class ClusteringEvaluator(TaskEvaluator):
             "n_init": 1,
         }
         codes = np.unique(np.asarray(labels), return_inverse=True)[1]
+        # the k-means seed is a source of variance of its own: the assignments of
+        # EXTRA_SEEDS further seeds let a comparison count it (evaluators.compare); the
+        # main score stays the seed-42 run's
+        seeds = [self.seed + 1 + s for s in range(EXTRA_SEEDS)]
+        extra = [self._cluster(vectors, n_clusters, s) for s in seeds]
+        details["kmeans"]["extra_seeds"] = seeds
         details["items"] = make_items(
-            "assignment", "texts", {"labels": (codes, "i4"), "clusters": (assignments, "i4")}
+            "assignment",
+            "texts",
+            {
+                "labels": (codes, "i4"),
+                "clusters": (assignments, "i4"),
+                "seeds": (seeds, "i4"),
+                "clusters_seeds": (np.concatenate(extra), "i4"),
+            },
+            n=len(codes),
         )
         return dict(metrics), counts, details

@@ -256,7 +256,14 @@ class OrderAlignmentEvaluator(TaskEvaluator):
         tied: dict[str, list[np.ndarray]] = {v: [] for v in VARIANTS}
         exact_items = dict.fromkeys(VARIANTS, 0)  # items solved on the exact float64 dots
         main_rule = "solver" if self.protocol == "steb" else "tie_aware"
+        # per pair, the ids of its two samples (sequences or episodes, numbered over all
+        # groups): the independent units a comparison resamples (evaluators.compare)
+        pair_ids: list[np.ndarray] = []
+        n_samples = 0
         for group, cube in cubes.items():
+            if len(cube) >= 2:
+                pair_ids.append(np.stack(np.triu_indices(len(cube), k=1)) + n_samples)
+            n_samples += len(cube)
             if len(cube) < 2:
                 continue
             positions = cube.shape[1]
@@ -331,7 +338,12 @@ class OrderAlignmentEvaluator(TaskEvaluator):
         details["items"] = make_items(
             "mean",
             "pairs",
-            {"accuracy": (unit_plain, "f8"), "distractor_accuracy": (unit_distractor, "f8")},
+            {
+                "accuracy": (unit_plain, "f8"),
+                "distractor_accuracy": (unit_distractor, "f8"),
+                "sequence_i": (np.concatenate([p[0] for p in pair_ids]), "i4"),
+                "sequence_j": (np.concatenate([p[1] for p in pair_ids]), "i4"),
+            },
         )
         if episodes is not None:
             details["sampling"] = episodes.record

@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from dataset_scripts.core.errors import DataError
 from dataset_scripts.core.schemas import ALL_TO_ALL, PREDEFINED
 from evaluators.data import Table
 from evaluators.metric_math import roc_auc, roc_summary
@@ -51,6 +52,19 @@ from evaluators.tasks.base import (
 PARTIAL_AUC_FPRS = (0.01, 0.05, 0.1, 0.2, 0.3, 0.5)  # STEB metrics.py: auc@0.01..0.50
 CI_MAX_PAIRS = 100_000  # all-to-all CI: pairs scored per replicate (stratified subsample)
 CI_CHUNK = 25  # all-to-all CI: replicates computed together (memory ~ chunk x pairs)
+
+
+def require_both_kinds(positive: np.ndarray, no_positive: str, no_negative: str) -> None:
+    """A :class:`DataError` saying why pairs cannot be scored: an AUROC needs positive
+    and negative pairs (``no_positive`` / ``no_negative``: the cause in the data's terms)."""
+    n_pos = int(np.count_nonzero(positive))
+    if n_pos == 0 or n_pos == positive.size:
+        cause = no_positive if n_pos == 0 else no_negative
+        kind = "positive" if n_pos == 0 else "negative"
+        pairs = f"{positive.size} pair{'' if positive.size == 1 else 's'}"
+        raise DataError(
+            f"no {kind} pair among {pairs}: {cause}; the AUROC needs pairs of both kinds"
+        )
 
 
 def pair_metrics(scores: np.ndarray, labels: np.ndarray) -> dict[str, float]:
@@ -308,6 +322,17 @@ def per_label_pair_metrics(
     return out
 
 
+def pair_text_ids(rows: list[dict[str, Any]]) -> np.ndarray:
+    """``(2, n_pairs)`` ids of each pair's ``text1`` and ``text2``: equal texts share an
+    id, numbered in order of first appearance (text1 before text2, row by row)."""
+    ids: dict[str, int] = {}
+    out = np.empty((2, len(rows)), dtype=np.int64)
+    for p, row in enumerate(rows):
+        for side, key in enumerate(("text1", "text2")):
+            out[side, p] = ids.setdefault(row[key], len(ids))
+    return out
+
+
 class AllToAllPairsEvaluator(TaskEvaluator):
     task_type = ALL_TO_ALL
     schema = "labelled_texts"
@@ -328,6 +353,11 @@ class AllToAllPairsEvaluator(TaskEvaluator):
         labels, vectors, counts, details = labelled_samples(table, embed, self.sampling)
         labels = np.asarray(labels)
         scores, same = all_pairs(vectors, labels)
+        require_both_kinds(
+            same,
+            f"no two of its {len(labels)} texts share a label",
+            f"all {len(labels)} texts have the same label",
+        )
         metrics = pair_metrics(scores, same)
         counts |= {"n_pairs": int(scores.size), "n_positive_pairs": int(same.sum())}
         details["ci95"] = all_pairs_influence_ci(scores, same, len(labels))
@@ -353,11 +383,22 @@ class PredefinedPairsEvaluator(TaskEvaluator):
         right = embed(row["text2"] for row in table.rows)
         scores = grid_row_cosines(left, right).astype(np.float32)
         labels = np.asarray([row["label"] for row in table.rows], dtype=np.int8)
+        require_both_kinds(labels, "every pair is labelled 0", "every pair is labelled 1")
+        text_ids = pair_text_ids(table.rows)
         counts = {"n_pairs": len(labels), "n_positive_pairs": int(labels.sum())}
         details = {
             "ci95": delong_ci(scores, labels),
             "items": make_items(
-                "auc", "pairs", {"scores": (scores, "f8"), "labels": (labels, "i4")}
+                "auc",
+                "pairs",
+                {
+                    "scores": (scores, "f8"),
+                    "labels": (labels, "i4"),
+                    # per pair, its two texts (numbered by first appearance): pairs that
+                    # share a text are not independent (evaluators.compare)
+                    "text_1": (text_ids[0], "i4"),
+                    "text_2": (text_ids[1], "i4"),
+                },
             ),
         }
         return pair_metrics(scores, labels), counts, details

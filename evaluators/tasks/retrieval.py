@@ -147,9 +147,19 @@ class RetrievalEvaluator(TaskEvaluator):
         units = {name: unit_histogram(values) for name, values in per_query.items()}
         ci = mean_ci("mrr", per_query["mrr"], "queries", self.seed)
         details: dict[str, Any] = {"units": units, "ci95": ci}
-        details["items"] = make_items(
-            "mean", "queries", {name: (values, "f8") for name, values in per_query.items()}
-        )
+        # the units a comparison resamples are the authors: a query and the target of its
+        # author are one author's texts; targets enter every query's rank, through the
+        # MRR's per-target influence (evaluators.metric_math.influence)
+        from evaluators.metric_math.influence import mrr_target_influence
+
+        authors = {a: k for k, a in enumerate(sorted(common))}
+        arrays: dict[str, tuple[Any, str]] = {
+            name: (values, "f8") for name, values in per_query.items()
+        }
+        arrays["query_author"] = ([authors[q["author"]] for q in queries], "i4")
+        arrays["target_author"] = ([authors[t["author"]] for t in targets], "i4")
+        arrays["target_influence_mrr"] = (mrr_target_influence(distances, relevance), "f8")
+        details["items"] = make_items("mean", "queries", arrays, n=len(queries))
         if formed is not None:
             counts["n_documents_used"] = int(formed[1].used.size)
             details["sampling"] = formed[1].record

@@ -44,9 +44,26 @@ def record(
 
 
 def predefined(
-    model: str, dataset: str, scores: np.ndarray, labels: np.ndarray, **kw
+    model: str,
+    dataset: str,
+    scores: np.ndarray,
+    labels: np.ndarray,
+    texts: tuple[np.ndarray, np.ndarray] | None = None,
+    **kw,
 ) -> ResultRecord:
-    items = make_items("auc", "pairs", {"scores": (scores, "f8"), "labels": (labels, "i4")})
+    """``texts``: each pair's two text ids (default: every pair two texts of its own)."""
+    n = len(labels)
+    first, second = texts if texts is not None else (2 * np.arange(n), 2 * np.arange(n) + 1)
+    items = make_items(
+        "auc",
+        "pairs",
+        {
+            "scores": (scores, "f8"),
+            "labels": (labels, "i4"),
+            "text_1": (first, "i4"),
+            "text_2": (second, "i4"),
+        },
+    )
     return record(
         model,
         dataset,
@@ -67,23 +84,57 @@ def all_to_all(
     return record(model, dataset, "all_to_all_pairs", roc_auc(scores, same), items, ci95=ci, **kw)
 
 
-def mean_units(model: str, dataset: str, task: str, values: np.ndarray, **kw) -> ResultRecord:
+def mean_units(
+    model: str,
+    dataset: str,
+    task: str,
+    values: np.ndarray,
+    nodes: tuple[np.ndarray, np.ndarray] | None = None,
+    **kw,
+) -> ResultRecord:
+    """``nodes``: order alignment, each pair's two sequence ids; retrieval, each query's
+    and each target's author (default: every unit independent of the others)."""
     main = MAIN[task]
     unit = "pairs" if task == "order_alignment" else "queries"
     arrays = {main: (values, "f8")}
+    n = len(values)
     if task == "order_alignment":
         arrays["accuracy"] = (values, "f8")
+        first, second = nodes if nodes is not None else (2 * np.arange(n), 2 * np.arange(n) + 1)
+        arrays["sequence_i"] = (first, "i4")
+        arrays["sequence_j"] = (second, "i4")
         kw.setdefault("metrics", {"accuracy": float(np.mean(values))})
+    else:
+        queries, targets = nodes if nodes is not None else (np.arange(n), np.arange(n))
+        arrays["query_author"] = (queries, "i4")
+        arrays["target_author"] = (targets, "i4")
+        arrays["target_influence_mrr"] = (kw.pop("target_influence", np.zeros(len(targets))), "f8")
     return record(
-        model, dataset, task, float(np.mean(values)), make_items("mean", unit, arrays), **kw
+        model, dataset, task, float(np.mean(values)), make_items("mean", unit, arrays, n=n), **kw
     )
 
 
 def clustering(
-    model: str, dataset: str, clusters: np.ndarray, labels: np.ndarray, **kw
+    model: str,
+    dataset: str,
+    clusters: np.ndarray,
+    labels: np.ndarray,
+    extra: list[np.ndarray] | None = None,
+    **kw,
 ) -> ResultRecord:
+    """``extra``: the assignments of further k-means seeds (default: four copies of
+    ``clusters``, a clustering with no seed variance)."""
+    extra = extra if extra is not None else [clusters] * 4
     items = make_items(
-        "assignment", "texts", {"labels": (labels, "i4"), "clusters": (clusters, "i4")}
+        "assignment",
+        "texts",
+        {
+            "labels": (labels, "i4"),
+            "clusters": (clusters, "i4"),
+            "seeds": (np.arange(43, 43 + len(extra)), "i4"),
+            "clusters_seeds": (np.concatenate(extra), "i4"),
+        },
+        n=len(labels),
     )
     return record(
         model, dataset, "clustering", v_measure(clusters, labels)["v_measure"], items, **kw
