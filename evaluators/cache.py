@@ -18,6 +18,10 @@ SHA-256 of each text.
   :class:`CacheStorageError` saying which: the cache is healthy and is kept (moving it
   aside would throw good vectors away); free space, give another ``--cache-dir`` or run
   with ``--no-cache``.
+* A cache on a read-only file system (or in a folder this user may not write) is read,
+  not refused: it is opened read-only (nothing is created, migrated or locked for
+  writing), and a run fails only when a text is missing from it and would have to be
+  added. Reading a complete (warm) cache needs no write access.
 """
 
 from __future__ import annotations
@@ -67,6 +71,19 @@ def vector_checksum(key: str, dim: int, blob: bytes) -> str:
     return digest.hexdigest()
 
 
+def _writable(folder: Path, path: Path) -> bool:
+    """Whether SQLite may write ``path`` and its journal files beside it in ``folder``
+    (``access(2)`` says no on a read-only file system, even to root)."""
+    import os
+
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return False
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK | os.X_OK) and os.access(path, os.R_OK | os.W_OK)
+
+
 def recovery_hint(path: Path) -> str:
     return (
         f"move it aside and rerun (`mv {path} {path}.damaged`); every vector is then "
@@ -82,6 +99,14 @@ class EmbeddingCache:
         self.folder = Path(root) / identity_key(identity)
         self.path = self.folder / DB_NAME
         self.n_damaged = 0  # vectors that failed verification, over this object's life
+        # a cache file that exists where nothing may be written (a read-only file system,
+        # a folder or file without write permission) is opened read-only: reading needs
+        # no write access; only a vector that must be added fails (put_many)
+        self.read_only = self.path.is_file() and not _writable(self.folder, self.path)
+        self._checksums = True  # whether the table has its checksum column
+        if self.read_only:
+            self._db = self._guard(self._connect_read_only)
+            return
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             manifest = self.folder / "identity.json"
@@ -91,6 +116,37 @@ class EmbeddingCache:
             raise self._storage_error(error.strerror or str(error), error.errno) from None
         self._db = self._guard(lambda: sqlite3.connect(self.path, timeout=LOCK_DEADLINE_S))
         self._guard(self._init_schema)
+
+    def _connect_read_only(self) -> sqlite3.Connection:
+        """A connection that never writes: ``mode=ro`` (which still reads a WAL journal
+        left by a run that did not close), else, where SQLite cannot open the journal's
+        shared-memory file without writing it, ``immutable=1`` (the file as it is on
+        disk; a closed cache keeps everything there). The table is checked, not created."""
+        from urllib.parse import quote
+
+        uri = f"file:{quote(str(self.path.resolve()))}"
+        last: sqlite3.Error | None = None
+        for flags in ("mode=ro", "mode=ro&immutable=1"):
+            try:
+                db = sqlite3.connect(f"{uri}?{flags}", uri=True, timeout=LOCK_DEADLINE_S)
+                columns = {row[1] for row in db.execute("PRAGMA table_info(vectors)")}
+            except sqlite3.OperationalError as error:  # -shm cannot be created here
+                last = error
+                continue
+            if not columns:  # an empty file: no vectors to read
+                db.execute("CREATE TEMP TABLE vectors (key, dim, vector, checksum)")
+            self._checksums = not columns or "checksum" in columns
+            return db
+        assert last is not None
+        raise last
+
+    def _refuse_write(self, n: int) -> CacheStorageError:
+        import errno
+
+        return self._storage_error(
+            f"{n} text(s) are not in this read-only cache and would have to be added",
+            errno.EROFS,
+        )
 
     def _storage_error(self, detail: str, errno_code: int | None = None) -> CacheStorageError:
         """A write the file system refused, named as what it is (the cache is healthy)."""
@@ -194,8 +250,10 @@ class EmbeddingCache:
         for start in range(0, len(keys), 900):  # SQLite's bound-parameter limit
             chunk = keys[start : start + 900]
             marks = ",".join("?" * len(chunk))
+            checksum_column = "checksum" if self._checksums else "NULL"
             for key, dim, blob, checksum in self._db.execute(
-                f"SELECT key, dim, vector, checksum FROM vectors WHERE key IN ({marks})", chunk
+                f"SELECT key, dim, vector, {checksum_column} FROM vectors WHERE key IN ({marks})",
+                chunk,
             ):
                 if checksum is None:
                     continue  # unverifiable (written before checksums): re-encoded
@@ -220,6 +278,8 @@ class EmbeddingCache:
         return found
 
     def put_many(self, texts: list[str], vectors: np.ndarray) -> None:
+        if self.read_only and len(texts):
+            raise self._refuse_write(len(texts))
         rows = []
         for t, v in zip(texts, vectors, strict=True):
             key = text_key(t)
@@ -240,8 +300,9 @@ class EmbeddingCache:
 
         def scan() -> tuple[int, int]:
             total = bad = 0
+            checksum_column = "checksum" if self._checksums else "NULL"
             for key, dim, blob, checksum in self._db.execute(
-                "SELECT key, dim, vector, checksum FROM vectors"
+                f"SELECT key, dim, vector, {checksum_column} FROM vectors"
             ):
                 total += 1
                 if (

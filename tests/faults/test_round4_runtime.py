@@ -201,13 +201,13 @@ configs:
 """
 
 
-def _folder(root: Path, labels: list) -> Path:
-    """A dataset folder ``root/ds`` (a card with configs, no declared features, as a Hub
-    snapshot has) of one labelled_texts config whose labels are ``labels``."""
+def _folder(root: Path, labels: list, name: str = "ds") -> Path:
+    """A dataset folder ``root/<name>`` (a card with configs, no declared features, as a
+    Hub snapshot has) of one labelled_texts config whose labels are ``labels``."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    folder = root / "ds"
+    folder = root / name
     shards = folder / "data" / "labelled_texts"
     shards.mkdir(parents=True)
     texts = [f"text number {i} of {root.name} with some words" for i in range(len(labels))]
@@ -257,3 +257,124 @@ def test_steb_evaluator_loads_two_folders_of_one_name(tmp_path) -> None:
     evaluator = StebEvaluator([str(a), str(b)], tasks=["clustering"])
     labels = {key[0]: [r["label"] for r in t.rows] for key, t in evaluator.tables.items()}
     assert labels == {str(a): [0, 1, 2, 3] * 3, str(b): ["x", "y", "z", "w"] * 3}
+
+
+# ------------------------------------- item 16: a unit that cannot be scored is named ---
+
+
+def test_a_set_without_positive_pairs_is_named_and_the_others_run(tmp_path) -> None:
+    tiny = _folder(tmp_path, ["a", "b"], "tiny")  # 2 rows, 2 classes: one negative pair
+    other = _folder(tmp_path, ["x", "y", "z", "w"] * 3, "other")
+    out = tmp_path / "out"
+    argv = ["run", "--model", "random", "--dataset", str(tiny), "--dataset", str(other)]
+    argv += ["--no-cache", "--out", str(out), "--no-progress"]
+    done = run_cli(argv, timeout=300, env={"HF_HUB_OFFLINE": "1"})
+    assert done.returncode == 2, done.stdout + done.stderr
+    message = done.stderr.strip().splitlines()[-1]
+    assert "Traceback" not in done.stderr and "single class" not in message
+    assert "1 of 4 (dataset, task) units could not be scored" in message
+    assert "tiny [labelled_texts/test], task all_to_all_pairs" in message
+    assert "no positive pair among 1 pair: no two of its 2 texts share a label" in message
+    written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.json"))
+    assert len(written) == 3, written  # tiny's clustering and both tasks of the other set
+    assert written == [
+        "random/other/all_to_all_pairs.json",
+        "random/other/clustering.json",
+        "random/tiny/clustering.json",
+    ]
+
+
+def test_unit_failures_reach_the_caller_with_the_finished_records(tmp_path) -> None:
+    from evaluators import run_service
+    from evaluators.runner import UnitsFailed
+
+    tiny = _folder(tmp_path, ["a", "b", "c"], "tiny")  # 3 classes of one text each
+    other = _folder(tmp_path, ["x", "y", "z", "w"] * 3, "other")
+    config = run_service.RunConfig(tasks=("all_to_all_pairs",), progress=False)
+    specs = run_service.plan([str(tiny), str(other)], config)
+    with pytest.raises(UnitsFailed) as failed:
+        run_service.run(["random", "function-words"], specs, config)
+    error = failed.value
+    assert error.total == 4 and len(error.records) == 2 and len(error.failures) == 2
+    assert all("no two of its 3 texts share a label" in line for line in error.failures)
+    assert {line.split(":")[0] for line in error.failures} == {"random", "function-words"}
+    assert {r.result.dataset for r in error.records} == {"other"}
+    assert all(r.extra["ref"] == str(other) for r in error.records)
+
+
+def test_predefined_pairs_of_one_label_name_the_cause() -> None:
+    import numpy as np
+
+    from dataset_scripts.core.errors import DataError
+    from evaluators.data import Table
+    from evaluators.tasks import get_evaluator
+
+    rows = [{"id": str(i), "text1": f"a {i}", "text2": f"b {i}", "label": 0} for i in range(3)]
+    table = Table("pairs", "pairs", "text_pairs", "test", rows, "f")
+    evaluator = get_evaluator("predefined_pairs")
+
+    def embed(texts):
+        return np.asarray([[1.0, float(len(t))] for t in texts])
+
+    with pytest.raises(DataError, match="no positive pair among 3 pairs: every pair is labelled 0"):
+        evaluator.evaluate(table, embed)
+
+
+# ----------------------------------------- item 18: a warm cache on a read-only disk ---
+
+CACHE_IDENTITY = {"kind": "test", "model": "round4"}
+
+
+def test_a_warm_cache_on_a_read_only_folder_is_read(tmp_path) -> None:
+    import numpy as np
+
+    from dataset_scripts.core.errors import StylebenchError
+    from evaluators.cache import EmbeddingCache
+    from tests.faults.harness import read_only_folder
+
+    texts = [f"cached text {i}" for i in range(6)]
+    vectors = np.random.default_rng(4).standard_normal((6, 16)).astype(np.float32)
+    root = tmp_path / "cache"
+    warm = EmbeddingCache(root, CACHE_IDENTITY)
+    warm.put_many(texts, vectors)
+    warm.close()
+    before = {p.name: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    with read_only_folder(root):
+        cache = EmbeddingCache(root, CACHE_IDENTITY)  # refused on main
+        assert cache.read_only
+        got = cache.get_many(texts)
+        assert [t for t in texts if t in got] == texts
+        assert all(np.array_equal(got[t], v) for t, v in zip(texts, vectors, strict=True))
+        assert cache.verify() == (6, 0) and len(cache) == 6
+        cache.put_many([], vectors[:0])  # nothing to add: fine
+        with pytest.raises(StylebenchError, match="read-only") as error:
+            cache.put_many(["a text it lacks"], vectors[:1])
+        assert "1 text(s) are not in this read-only cache" in str(error.value)
+        assert "move it aside" not in str(error.value)
+        cache.close()
+    after = {p.name: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    assert after == before  # nothing written, nothing damaged
+
+
+def test_a_run_reads_its_warm_cache_from_a_read_only_folder(tmp_path) -> None:
+    import json
+
+    from tests.faults.harness import read_only_folder
+
+    data = _folder(tmp_path, ["x", "y", "z", "w"] * 3, "other")
+    cache = tmp_path / "cache"
+
+    def run(out: Path) -> dict:
+        argv = ["run", "--model", "random", "--dataset", str(data), "--tasks", "clustering"]
+        argv += ["--cache-dir", str(cache), "--out", str(out), "--no-progress"]
+        done = run_cli(argv, timeout=300, env={"HF_HUB_OFFLINE": "1"})
+        assert done.returncode == 0, done.stderr[-2000:]
+        return json.loads((out / "random" / "other" / "clustering.json").read_text())
+
+    first = run(tmp_path / "out1")  # a separate process: its cache is closed on exit
+    assert first["embedding"]["texts_encoded"] == 12
+    with read_only_folder(cache):
+        again = run(tmp_path / "out2")  # refused on main: "the folder is read-only"
+    assert again["embedding"]["texts_encoded"] == 0
+    assert again["embedding"]["texts_from_cache"] == 12
+    assert again["metrics"] == first["metrics"]
