@@ -318,6 +318,8 @@ def read_sidecar(items: dict[str, Any], record_path: Path, source: str | None = 
             f"items sidecar declares {inflated:,} bytes, over the budget of "
             f"{RECORD_INFLATE_BYTES:,} per record"
         )
+    if size > inflated + inflated // 100 + 1024:  # deflate never grows data by more
+        raise ValueError(f"items sidecar declares {size:,} bytes for {inflated:,} inflated")
     path = Path(record_path).with_name(name)
     if path.is_symlink() or not path.is_file():
         raise ValueError(f"items sidecar {name} is missing or not a plain file (beside {where})")
@@ -338,7 +340,14 @@ def read_sidecar(items: dict[str, Any], record_path: Path, source: str | None = 
 def load_record(path: Path) -> ResultRecord:
     """One result file (its items sidecar read back, :func:`read_sidecar`); DataError
     naming the file otherwise."""
+    from evaluators.results.items import RECORD_FILE_BYTES
+
     try:
+        size = Path(path).stat().st_size
+        if size > RECORD_FILE_BYTES:
+            raise DataError(
+                f"{path}: result file of {size:,} bytes, over the budget of {RECORD_FILE_BYTES:,}"
+            )
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise DataError(f"{path}: not a readable result JSON ({error})") from None

@@ -221,9 +221,16 @@ def training_data(value: Any) -> list[str] | None:
 
 
 def read_json(path: Path) -> Any:
+    """A JSON file of a repository or run folder; DataError naming the file when it does
+    not read, nests too deep or is over the record-file budget."""
+    from evaluators.results.items import RECORD_FILE_BYTES
+
     try:
+        size = Path(path).stat().st_size
+        if size > RECORD_FILE_BYTES:
+            raise DataError(f"{path}: {size:,} bytes, over the budget of {RECORD_FILE_BYTES:,}")
         return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
         raise DataError(f"{path}: not readable JSON ({error})") from None
 
 

@@ -832,3 +832,27 @@ def test_any_items_block_rederives_or_says_why(kind: str, arrays: dict) -> None:
     except ValueError:
         return  # a refusal with a reason; nothing else may escape
     assert isinstance(value, float)
+
+
+def test_deep_nesting_and_oversized_files_are_refusals(good: Path) -> None:
+    meta = next(good.glob("results/*/*/model_meta.json"))
+    meta.write_text("[" * 100_000 + "]" * 100_000)  # json's recursion limit
+    record = _one(good)
+    with record.open("ab") as handle:  # a record file past the 32 MiB budget, unread
+        handle.truncate(33 * 2**20)
+    reasons = _reasons(validate_repository(good))
+    assert any(r.startswith(f"{meta.relative_to(good)}: not readable JSON") for r in reasons)
+    assert any(
+        r.startswith(f"{record.relative_to(good)}: record file is 34,603,008 bytes, over the")
+        for r in reasons
+    ), reasons
+
+
+def test_a_sidecar_declaring_more_than_it_can_hold_is_refused_unread(tmp_path: Path) -> None:
+    run = _run_folder(tmp_path / "run", _record(n=150_000))
+    written = next(run.rglob("*.json"))
+    payload = json.loads(written.read_text())
+    payload["items"]["sidecar"]["bytes"] = 10**12
+    written.write_text(json.dumps(payload))
+    with pytest.raises(DataError, match="declares 1,000,000,000,000 bytes for"):
+        load_record(written)
