@@ -6,8 +6,9 @@ The math lives in ``evaluators.metric_math.roc_summary``; this module is its ``e
 import datasets
 import evaluate
 
-from evaluators.metric_loading import DirectComputeMixin
 from evaluators.metric_math import roc_summary
+from evaluators.metric_math.evaluate_glue import DirectComputeMixin
+from evaluators.metric_math.page import Field, MetricPage
 
 _CITATION = """\
 @article{riverasoto2026steb,
@@ -78,6 +79,19 @@ Examples:
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Auroc(DirectComputeMixin, evaluate.Metric):
     """AUROC, EER and partial AUROC (see ``evaluators.metric_math.roc_summary``)."""
+
+    PAGE = MetricPage(
+        "AUROC, EER and partial AUROC",
+        "Ties between a positive and a negative count 1/2. Leave max FPR at 0 to skip the "
+        "partial AUROC. Paste values separated by commas, spaces or newlines.",
+        (
+            Field("predictions", "floats", "predictions: scores, higher = positive",
+                  "0.1, 0.4, 0.35, 0.8"),
+            Field("references", "ints", "references: 1 = positive, 0 = negative", "0, 0, 1, 1"),
+            Field("max_fpr", "number", "max FPR for the partial AUROC (0 = none)", 0.5,
+                  zero_is_none=True),
+        ),
+    )  # fmt: skip
 
     def _info(self):
         return evaluate.MetricInfo(

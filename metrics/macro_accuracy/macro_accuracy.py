@@ -7,8 +7,9 @@ The math lives in ``evaluators.metric_math.macro_accuracy``; this module is its
 import datasets
 import evaluate
 
-from evaluators.metric_loading import DirectComputeMixin
 from evaluators.metric_math import macro_accuracy
+from evaluators.metric_math.evaluate_glue import DirectComputeMixin
+from evaluators.metric_math.page import Field, MetricPage
 
 _CITATION = """\
 @article{tyo2022valla,
@@ -56,6 +57,17 @@ Examples:
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class MacroAccuracy(DirectComputeMixin, evaluate.Metric):
     """Macro-accuracy (see ``evaluators.metric_math.macro_accuracy``)."""
+
+    PAGE = MetricPage(
+        "Macro-accuracy",
+        "Mean over classes of each class's recall (Valla's authorship-attribution metric). "
+        "Paste labels separated by commas, spaces or newlines.",
+        (
+            Field("predictions", "labels", "predictions: predicted class", "alice bob bob carol"),
+            Field("references", "labels", "references: gold class", "alice bob carol carol"),
+        ),
+        same_label_type=True,
+    )
 
     def _info(self):
         return evaluate.MetricInfo(

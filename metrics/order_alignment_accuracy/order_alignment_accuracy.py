@@ -7,8 +7,9 @@ The math lives in ``evaluators.metric_math.order_alignment_accuracy``; this modu
 import datasets
 import evaluate
 
-from evaluators.metric_loading import DirectComputeMixin
 from evaluators.metric_math import order_alignment_accuracy
+from evaluators.metric_math.evaluate_glue import DirectComputeMixin
+from evaluators.metric_math.page import Field, MetricPage
 
 _CITATION = """\
 @article{riverasoto2026steb,
@@ -86,6 +87,23 @@ Examples:
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class OrderAlignmentAccuracy(DirectComputeMixin, evaluate.Metric):
     """Order-alignment accuracy (see ``evaluators.metric_math.order_alignment_accuracy``)."""
+
+    PAGE = MetricPage(
+        "STEB order-alignment accuracy",
+        "Each item is a cost matrix (rows = reference positions, columns = candidates, lower "
+        "= better match); separate items with a blank line. Give the expected column of each "
+        "row, one line per item. Tied optimal alignments score their average accuracy.",
+        (
+            Field("predictions", "blocks", "predictions: cost matrices",
+                  "0.1 0.9\n0.8 0.2\n\n0.5 0.5\n0.5 0.5", lines=8),
+            Field("references", "int_rows", "references: expected columns", "0 1\n0 1",
+                  lines=8),
+            Field("distractor_predictions", "blocks", "distractor items (optional)",
+                  "0.1 0.5 0.9", optional=True, lines=4),
+            Field("distractor_references", "int_rows",
+                  "distractor expected columns (optional)", "0", optional=True, lines=4),
+        ),
+    )  # fmt: skip
 
     def _info(self):
         expected = datasets.Sequence(datasets.Value("int32"))

@@ -7,8 +7,9 @@ The math lives in ``evaluators.metric_math.pan_verification``; this module is it
 import datasets
 import evaluate
 
-from evaluators.metric_loading import DirectComputeMixin
 from evaluators.metric_math import pan_verification
+from evaluators.metric_math.evaluate_glue import DirectComputeMixin
+from evaluators.metric_math.page import Field, MetricPage
 
 _CITATION = """\
 @inproceedings{kestemont2021overview,
@@ -68,6 +69,17 @@ Examples:
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class PanVerification(DirectComputeMixin, evaluate.Metric):
     """PAN verification scores (see ``evaluators.metric_math.pan_verification``)."""
+
+    PAGE = MetricPage(
+        "PAN authorship verification",
+        "Scores in [0, 1]: above 0.5 = same author, below = different, exactly 0.5 = no "
+        "answer. Paste values separated by commas, spaces or newlines.",
+        (
+            Field("predictions", "floats", "predictions: scores in [0, 1]", "0.9, 0.2, 0.5, 0.7"),
+            Field("references", "ints", "references: 1 = same author, 0 = different",
+                  "1, 0, 1, 0"),
+        ),
+    )  # fmt: skip
 
     def _info(self):
         return evaluate.MetricInfo(

@@ -8,8 +8,9 @@ import datasets
 import evaluate
 import numpy as np
 
-from evaluators.metric_loading import DirectComputeMixin
 from evaluators.metric_math import cosine_similarity_matrix, retrieval_scores
+from evaluators.metric_math.evaluate_glue import DirectComputeMixin
+from evaluators.metric_math.page import Field, MetricPage
 
 _CITATION = """\
 @article{riverasoto2026steb,
@@ -79,6 +80,19 @@ Examples:
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Retrieval(DirectComputeMixin, evaluate.Metric):
     """Retrieval scores (see ``evaluators.metric_math.retrieval_scores``)."""
+
+    PAGE = MetricPage(
+        "Retrieval: MRR, mean rank, recall@k",
+        "One line per query: its score for every target (higher = more similar), and 1 for "
+        "each relevant target, else 0. Ties are ranked pessimistically.",
+        (
+            Field("predictions", "rows", "predictions: scores (query x target)",
+                  "0.9 0.1 0.5\n0.2 0.3 0.4"),
+            Field("references", "int_rows", "references: relevance (0/1)", "1 0 0\n1 0 0"),
+            Field("ks", "ints", "ks (cut-offs for recall@k; empty: 1, 5, 10)", "1, 2",
+                  optional=True, lines=0),
+        ),
+    )  # fmt: skip
 
     def _info(self):
         return evaluate.MetricInfo(

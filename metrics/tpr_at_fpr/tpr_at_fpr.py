@@ -6,8 +6,9 @@ The math lives in ``evaluators.metric_math.tpr_at_fpr``; this module is its ``ev
 import datasets
 import evaluate
 
-from evaluators.metric_loading import DirectComputeMixin
 from evaluators.metric_math import tpr_at_fpr
+from evaluators.metric_math.evaluate_glue import DirectComputeMixin
+from evaluators.metric_math.page import Field, MetricPage
 
 _CITATION = """\
 @article{perrone2026arb,
@@ -68,6 +69,20 @@ Examples:
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class TprAtFpr(DirectComputeMixin, evaluate.Metric):
     """TPR at a fixed FPR (see ``evaluators.metric_math.tpr_at_fpr``)."""
+
+    PAGE = MetricPage(
+        "TPR@FPR",
+        "True-positive rate when at most a target fraction of negatives is flagged "
+        "(flag iff score >= threshold; ARB reports TPR@1%FPR). "
+        "Paste values separated by commas, spaces or newlines.",
+        (
+            Field("predictions", "floats", "predictions: scores, higher = positive",
+                  "0.1, 0.2, 0.3, 0.4, 0.35, 0.8, 0.9"),
+            Field("references", "ints", "references: 1 = positive, 0 = negative",
+                  "0, 0, 0, 0, 1, 1, 1"),
+            Field("fpr", "number", "target FPR, in (0, 1)", 0.25),
+        ),
+    )  # fmt: skip
 
     def _info(self):
         return evaluate.MetricInfo(

@@ -6,8 +6,9 @@ The math lives in ``evaluators.metric_math.v_measure``; this module is its ``eva
 import datasets
 import evaluate
 
-from evaluators.metric_loading import DirectComputeMixin
 from evaluators.metric_math import v_measure
+from evaluators.metric_math.evaluate_glue import DirectComputeMixin
+from evaluators.metric_math.page import Field, MetricPage
 
 _CITATION = """\
 @article{riverasoto2026steb,
@@ -58,6 +59,17 @@ _LABEL_TYPES = ("int64", "string")
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class VMeasure(DirectComputeMixin, evaluate.Metric):
     """V-measure (see ``evaluators.metric_math.v_measure``)."""
+
+    PAGE = MetricPage(
+        "V-measure",
+        "Clustering quality against gold classes (labels may be numbers or words). "
+        "Paste values separated by commas, spaces or newlines.",
+        (
+            Field("predictions", "labels", "predictions: cluster ids", "0 0 1 1 1 2"),
+            Field("references", "labels", "references: gold classes", "a a a b b b"),
+            Field("beta", "number", "beta (weight of completeness)", 1.0),
+        ),
+    )
 
     def _info(self):
         return evaluate.MetricInfo(

@@ -96,7 +96,9 @@ def test_metric_helpers_do_not_import_evaluate_until_a_module_is_loaded() -> Non
     importable without ``evaluate``; loading a bundled module imports it (so the probe
     would see it)."""
     helpers = (
-        "from evaluators.metric_loading import DirectComputeMixin, list_metrics\n"
+        "from evaluators.metric_loading import list_metrics\n"
+        "from evaluators.metric_math.evaluate_glue import DirectComputeMixin\n"
+        "from evaluators.metric_math.text_inputs import json_safe, parse_floats\n"
         "import evaluators.metric_cache\n"
         "assert 'tpr_at_fpr' in list_metrics()"
     )

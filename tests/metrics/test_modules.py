@@ -13,7 +13,8 @@ import yaml
 
 import evaluators.metric_math as mm
 from dataset_scripts.core.errors import UnknownNameError
-from evaluators.metric_loading import json_safe, list_metrics, load_metric, parse_blocks
+from evaluators.metric_loading import list_metrics, load_metric
+from evaluators.metric_math.text_inputs import json_safe, parse_blocks
 from tests.metrics.helpers import METRIC_NAMES, REPO_ROOT
 
 BINARY = {"predictions": [0.1, 0.4, 0.35, 0.8, 0.5, 0.5], "references": [0, 0, 1, 1, 0, 1]}

@@ -108,14 +108,14 @@ def _cell(text: str, name: str, where: str) -> Any:
             return json.loads(text)
         except ValueError:
             raise UserError(f"{name}: {where} is not a valid JSON list") from None
-    from evaluators.metric_loading import parse_values
+    from evaluators.metric_math.text_inputs import parse_values
 
     return _scalars(parse_values(text))
 
 
 def parse_pasted(text: str, feature: Any, name: str) -> list[Any]:
     """Values of one input pasted as text (see the module docstring)."""
-    from evaluators.metric_loading import parse_values
+    from evaluators.metric_math.text_inputs import parse_values
 
     if len(text or "") > MAX_PASTE_CHARS:
         raise UserError(f"{name}: more than {MAX_PASTE_CHARS:,} characters pasted")
@@ -167,7 +167,7 @@ def compute_metric(
     upload: str | Path | None = None,
 ) -> dict[str, Any]:
     """Run metric ``name`` on pasted values or an uploaded CSV; returns JSON-safe results."""
-    from evaluators.metric_loading import json_safe
+    from evaluators.metric_math.text_inputs import json_safe
 
     module = get_metric(name)
     features = _features(module)
