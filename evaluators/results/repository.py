@@ -424,7 +424,7 @@ def load_meta_file(path: Path | None) -> dict[str, Any]:
             raise DataError(f"{path}: not readable JSON ({error})") from None
     if not isinstance(payload, dict):
         raise DataError(f"{path}: model metadata is a mapping of {', '.join(META_KEYS)}")
-    problems = [p for p in meta_problems({"name": "x", **payload})]
+    problems = meta_problems({"name": "x", **payload})
     if problems:
         raise DataError(f"{path}: {'; '.join(problems)}")
     return payload
