@@ -456,6 +456,16 @@ def _load_items(
             if inner > RECORD_INFLATE_BYTES:
                 report.refuse(rel, f"per-item data declares {inner:,} bytes, over the budget")
                 return False
+            if not unchanged:  # the sidecar's arrays inflate in their turn
+                if report.inflate_bytes + inner > report.inflate_budget:
+                    report.refuse(
+                        rel,
+                        f"per-item data of the new and changed records declare "
+                        f"{report.inflate_bytes + inner:,} bytes, over the budget of "
+                        f"{report.inflate_budget:,} per submission (not inflated)",
+                    )
+                    return False
+                report.inflate_bytes += inner
     return True
 
 
