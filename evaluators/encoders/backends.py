@@ -8,7 +8,9 @@
   attention and onnxruntime's transformer optimizer fuses it (Attention,
   SkipLayerNormalization, BiasGelu, EmbedLayerNormalization; :func:`fused_onnx`);
   ``int8`` is onnxruntime's dynamic quantisation of the plain file (explicit opt-in,
-  exported once too).
+  exported once too). Every export file is written under a temporary name and renamed,
+  with its size and SHA-256 beside it; a cached file that fails them (truncated,
+  overwritten) is rebuilt, with an :class:`ExportDamageWarning` naming it.
 * ``openvino``: the same ONNX file compiled by OpenVINO with an explicit inference
   precision (``fp32`` is ``INFERENCE_PRECISION_HINT=f32``: OpenVINO's CPU plugin
   otherwise runs bf16 on CPUs that have it).
@@ -179,6 +181,91 @@ def export_dir(identity: Mapping[str, Any]) -> Path:
     return cache_root() / "exports" / key
 
 
+CHECKSUM_SUFFIX = ".sha256.json"
+"""Beside every export file, its size and SHA-256 (``model.fused.onnx.sha256.json``)."""
+
+
+class ExportDamageWarning(UserWarning):
+    """A cached ONNX export failed its checksum (truncated, overwritten, or written
+    before checksums were kept) and is rebuilt."""
+
+
+def _sha256(path: Path) -> str:
+    import hashlib
+
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def export_intact(target: Path) -> bool:
+    """True when the export ``target`` is there and matches the size and SHA-256
+    recorded beside it; a file that is there but does not (truncated, overwritten, no
+    checksum) gets an :class:`ExportDamageWarning` naming it, and False: the caller
+    builds it again."""
+    import json
+    import warnings
+
+    if not target.is_file():
+        return False
+    sidecar = target.with_name(target.name + CHECKSUM_SUFFIX)
+    try:
+        recorded = json.loads(sidecar.read_text(encoding="utf-8"))
+        size, digest = int(recorded["bytes"]), str(recorded["sha256"])
+    except (OSError, ValueError, KeyError, TypeError):
+        why = "has no readable checksum (written by an older stylebench, or cut short)"
+    else:
+        actual = target.stat().st_size
+        if actual != size:
+            why = (
+                f"is {actual} bytes, not the {size} it was written with (truncated or overwritten)"
+            )
+        elif _sha256(target) != digest:
+            why = "does not match its SHA-256 (damaged)"
+        else:
+            return True
+    warnings.warn(f"ONNX export {target} {why}: it is rebuilt", ExportDamageWarning, stacklevel=3)
+    return False
+
+
+def _publish(partial: Path, target: Path) -> None:
+    """Move the finished ``partial`` file to ``target`` with its checksum beside it:
+    the checksum is written first (to a temporary name, renamed), then the file is
+    renamed into place, so a crash at any point leaves either no ``target`` or one that
+    :func:`export_intact` checks (and rebuilds if it fails)."""
+    import json
+
+    sidecar = target.with_name(target.name + CHECKSUM_SUFFIX)
+    staged = sidecar.with_name(f"{sidecar.name}.{os.getpid()}.partial")
+    record = {"bytes": partial.stat().st_size, "sha256": _sha256(partial)}
+    staged.write_text(json.dumps(record), encoding="utf-8")
+    os.replace(staged, sidecar)
+    os.replace(partial, target)
+
+
+@contextlib.contextmanager
+def _exclusive(folder: Path) -> Iterator[None]:
+    """One process at a time checks and builds the exports of ``folder`` (an advisory
+    ``flock`` on ``folder/.lock``), so two runs never interleave a file and another
+    one's checksum; where no lock can be taken (no ``fcntl``, a read-only folder) the
+    block runs without it."""
+    try:
+        import fcntl
+
+        handle = (folder / ".lock").open("a")
+    except (ImportError, OSError):
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 class _Exportable:
     """Builds the ``torch.nn.Module`` whose positional inputs are ``names`` and whose
     output is the pooled vector (``forward`` of the encoder's torch path)."""
@@ -228,15 +315,28 @@ def export_onnx(
     """``folder/model.onnx`` (``model.<attention>.onnx`` when the model's attention is
     set to ``attention`` for the trace, e.g. ``"eager"``), exported now unless it is
     already there (written to a temporary name and renamed, so a crash never leaves half
-    a file)."""
+    a file), with its checksum beside it; a cached file that fails it is rebuilt
+    (:func:`export_intact`)."""
     target = folder / (f"model.{attention}.onnx" if attention else "model.onnx")
-    if target.is_file():
-        return target
+    folder.mkdir(parents=True, exist_ok=True)
+    with _exclusive(folder):
+        if not export_intact(target):
+            _export(owner, forward, example, folder, target, attention)
+    return target
+
+
+def _export(
+    owner: Any,
+    forward: Callable[[dict[str, Any]], Any],
+    example: Mapping[str, Any],
+    folder: Path,
+    target: Path,
+    attention: str | None,
+) -> None:
     import warnings
 
     import torch
 
-    folder.mkdir(parents=True, exist_ok=True)
     names = list(example)
     module = _Exportable.module(owner, names, forward)
     partial = folder / f"model.{os.getpid()}.partial.onnx"
@@ -257,8 +357,7 @@ def export_onnx(
     except Exception as error:
         partial.unlink(missing_ok=True)
         raise StylebenchError(f"cannot export the model to ONNX: {error}") from None
-    os.replace(partial, target)
-    return target
+    _publish(partial, target)
 
 
 FUSED_TYPES: dict[str, str] = {
@@ -281,8 +380,13 @@ def fused_onnx(source: Path, config: Any) -> Path:
     fused operator, which cuts the non-matrix-multiply time of long inputs. fp32
     throughout (no fp16 conversion); the drift check at load compares it with torch."""
     target = source.with_name("model.fused.onnx")
-    if target.is_file():
-        return target
+    with _exclusive(source.parent):
+        if not export_intact(target):
+            _fuse(source, target, config)
+    return target
+
+
+def _fuse(source: Path, target: Path, config: Any) -> None:
     import logging
 
     from onnxruntime.transformers.optimizer import optimize_model
@@ -304,8 +408,7 @@ def fused_onnx(source: Path, config: Any) -> Path:
         raise StylebenchError(f"cannot fuse the ONNX export {source}: {error}") from None
     finally:
         quiet.setLevel(level)
-    os.replace(partial, target)
-    return target
+    _publish(partial, target)
 
 
 QUANTIZATION = "onnxruntime dynamic: int8 weights per channel, activations per batch"
@@ -317,8 +420,13 @@ def quantized_onnx(source: Path) -> Path:
     """onnxruntime's dynamic int8 quantisation of ``source`` (:data:`QUANTIZATION`), made
     once next to it."""
     target = source.with_name("model.int8-per-channel.onnx")
-    if target.is_file():
-        return target
+    with _exclusive(source.parent):
+        if not export_intact(target):
+            _quantize(source, target)
+    return target
+
+
+def _quantize(source: Path, target: Path) -> None:
     import logging
 
     from onnxruntime.quantization import QuantType, quantize_dynamic
@@ -329,10 +437,12 @@ def quantized_onnx(source: Path) -> Path:
     root.setLevel(logging.ERROR)  # its advice to pre-process (for static quantisation)
     try:
         quantize_dynamic(str(source), str(partial), weight_type=QuantType.QInt8, per_channel=True)
+    except Exception as error:
+        partial.unlink(missing_ok=True)
+        raise StylebenchError(f"cannot quantise the ONNX export {source}: {error}") from None
     finally:
         root.setLevel(level)
-    os.replace(partial, target)
-    return target
+    _publish(partial, target)
 
 
 def _need(module: str, backend: str) -> Any:

@@ -378,3 +378,54 @@ def test_a_run_reads_its_warm_cache_from_a_read_only_folder(tmp_path) -> None:
     assert again["embedding"]["texts_encoded"] == 0
     assert again["embedding"]["texts_from_cache"] == 12
     assert again["metrics"] == first["metrics"]
+
+
+# ----------------------------------------------- item 14: a damaged cached ONNX export ---
+
+
+@pytest.fixture
+def tiny_bert_onnx(tmp_path, monkeypatch) -> tuple[str, Path]:
+    """A tiny random BERT and a fresh stylebench cache (its exports go there)."""
+    for module in ("onnxruntime", "onnx", "transformers", "torch"):
+        pytest.importorskip(module)
+    from tests.encoders.conftest import TINY_WORDS
+    from tests.tiny_models import write_tiny_bert
+
+    monkeypatch.setenv("STYLEBENCH_CACHE", str(tmp_path / "cache"))
+    return write_tiny_bert(tmp_path / "bert", TINY_WORDS), tmp_path / "cache"
+
+
+ONNX_TEXTS = ["the cat sat on the mat .", "we ran !", "they sat with the dog", "i"]
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "no-checksum"])
+def test_a_damaged_onnx_export_is_rebuilt_with_a_warning(tiny_bert_onnx, damage: str) -> None:
+    import numpy as np
+
+    from evaluators.encoders import get_encoder
+    from evaluators.encoders.backends import CHECKSUM_SUFFIX, ExportDamageWarning
+
+    model, cache = tiny_bert_onnx
+    first = get_encoder(f"hf:{model}", backend="onnx").encode(ONNX_TEXTS)
+    (fused,) = cache.glob("exports/*/model.fused.onnx")
+    sidecar = fused.with_name(fused.name + CHECKSUM_SUFFIX)
+    assert sidecar.is_file() and fused.with_name("model.eager.onnx" + CHECKSUM_SUFFIX).is_file()
+    data = fused.read_bytes()
+    if damage == "truncate":  # what a full disk or a killed copy leaves
+        fused.write_bytes(data[: len(data) // 3])
+    elif damage == "flip":  # same size, other bytes
+        fused.write_bytes(data[:100] + bytes([data[100] ^ 0xFF]) + data[101:])
+    else:  # an export made before checksums were kept: truncated, and nothing says so
+        fused.write_bytes(data[: len(data) // 3])
+        sidecar.unlink()
+    with pytest.warns(ExportDamageWarning, match=r"model\.fused\.onnx .*it is rebuilt") as seen:
+        again = get_encoder(f"hf:{model}", backend="onnx").encode(
+            ONNX_TEXTS
+        )  # InvalidProtobuf on main
+    assert any(str(fused) in str(w.message) for w in seen)
+    np.testing.assert_array_equal(first, again)
+    assert fused.read_bytes() == data or len(fused.read_bytes()) > len(data) // 3
+    from evaluators.encoders.backends import export_intact
+
+    assert export_intact(fused)  # rebuilt with its checksum: no warning the next time
+    assert not list(fused.parent.glob("*.partial*"))
