@@ -11,6 +11,7 @@ maps are extracted, each to its mapped path.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from collections.abc import Iterator
@@ -65,10 +66,14 @@ class _Budget:
             )
 
 
-def _write(source: IO[bytes], target: Path, budget: _Budget, root: Path) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if not target.resolve().is_relative_to(root.resolve()):
-        raise UnsafeArchive(f"{target}: resolves outside {root}; refused")
+def _write(source: IO[bytes], target: Path, budget: _Budget, made: set[Path]) -> None:
+    # the path was checked by safe_relative (no "..", not absolute), and nothing here
+    # creates a link, so it cannot resolve outside the fresh folder it is written into
+    if target.parent not in made:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        made.add(target.parent)
+    with contextlib.suppress(FileNotFoundError):  # never write through a hard link
+        os.unlink(target)
     with open(target, "wb") as out:
         while chunk := source.read(CHUNK):
             budget.spend(len(chunk))
@@ -88,6 +93,7 @@ def extract(
     ``<repo>-<commit>/``). Returns (files written, links or special files skipped)."""
     into.mkdir(parents=True, exist_ok=True)
     budget = _Budget(archive)
+    made: set[Path] = set()
     written = skipped = 0
     for name, is_file, opener in _members(archive, kind):
         rel = safe_relative(name, archive)
@@ -103,7 +109,7 @@ def extract(
             continue
         target = into / safe_relative(target_rel, archive)
         with opener() as handle:
-            _write(handle, target, budget, into)
+            _write(handle, target, budget, made)
         written += 1
     return written, skipped
 
@@ -150,6 +156,8 @@ def place_file(download: Path, target: Path) -> None:
     """A plain (not archived) download copied into the raw folder (hard link when the
     file system allows: the cache keeps one copy)."""
     target.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileNotFoundError):  # a file of another download: replaced
+        os.unlink(target)
     try:
         os.link(download, target)
     except OSError:

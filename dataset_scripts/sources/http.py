@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -93,6 +94,19 @@ def client(limits: Limits | None = None) -> Any:
     )
 
 
+_SHARED: dict[Limits, Any] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_client(limits: Limits) -> Any:
+    """One client per set of limits for the whole process (httpx clients are
+    thread-safe; making one per file costs an SSL context and a new connection each)."""
+    with _SHARED_LOCK:
+        if limits not in _SHARED:
+            _SHARED[limits] = client(limits)
+        return _SHARED[limits]
+
+
 def fetch(
     url: str,
     dest: Path,
@@ -109,8 +123,7 @@ def fetch(
     import httpx
 
     limits = limits or Limits.from_env()
-    own = session is None
-    session = session or client(limits)
+    session = session or shared_client(limits)
     part = dest.with_name(dest.name + ".part")
     try:
         try:
@@ -139,9 +152,6 @@ def fetch(
     except BaseException:
         _remove(part)  # nothing half-written stays behind
         raise
-    finally:
-        if own:
-            session.close()
 
 
 def _give_up(url: str, error: BaseException, limits: Limits) -> str:
