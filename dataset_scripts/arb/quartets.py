@@ -36,7 +36,6 @@ counted (``empty <regime> text``). Quality flags (Sec. 4.6) are kept, never drop
 
 from __future__ import annotations
 
-import gzip
 import json
 from collections import Counter
 from pathlib import Path
@@ -54,7 +53,7 @@ from dataset_scripts.core.arb_schema import CONTENT_ORIGIN, REGIMES, SURFACE
 from dataset_scripts.core.errors import DataError
 from dataset_scripts.core.source import Source, github
 from dataset_scripts.core.spec import BuildResult, DatasetSpec
-from dataset_scripts.raw_io import csv_records
+from dataset_scripts.raw_io import csv_records, read_text
 
 HUB_ID = "arb/quartets"
 RAIDAR_PROMPT = "Rewrite this for me"
@@ -139,12 +138,19 @@ def make_row(
     }
 
 
+def _plain_or_gz(path: Path) -> Path:
+    """``x.gz`` as named, or the plain ``x`` where only that is there (a fresh download
+    from the source; ../shared/corpora gzip'ed its copies)."""
+    plain = path.with_suffix("")
+    return plain if not path.is_file() and plain.is_file() else path
+
+
 def _read_json_gz(path: Path) -> Any:
+    path = _plain_or_gz(path)
     if not path.is_file():
         raise FileNotFoundError(f"{path} not found (expected the RAIDAR layout)")
     try:
-        with gzip.open(path, "rt", encoding="utf-8") as f:
-            return json.load(f)
+        return json.loads(read_text(path))  # gunzips *.gz
     except (OSError, json.JSONDecodeError) as error:
         raise DataError(f"{path}: cannot parse JSON ({error})") from error
 
@@ -207,7 +213,8 @@ def _raidar_arxiv(root: Path, dropped: Counter[str]) -> list[dict[str, Any]]:
 
 
 def _read_gede(path: Path) -> dict[str, tuple[str, str, str]]:
-    """{row key: (question, human, llm)} of one GEDE ``data.csv.gz``."""
+    """{row key: (question, human, llm)} of one GEDE ``data.csv.gz`` (or ``data.csv``)."""
+    path = _plain_or_gz(path)
     if not path.is_file():
         raise FileNotFoundError(f"{path} not found (expected the GEDE layout)")
     records = csv_records(path, delimiter=";")  # the project's strict CSV reader
@@ -474,6 +481,6 @@ RAW_SOURCES = (
         license="no licence files (RAIDAR, GEDE)",
         homepage="https://github.com/cvlab-columbia/RaidarLLMDetect",
         datasets=("arb/quartets",),
-        note="the builder reads the gzip'ed names of ../shared/corpora (*.json.gz, data.csv.gz): a fresh download's plain files are not read yet",
+        note="joins RAIDAR's Arxiv/ and GEDE's datasets/ in one folder; no hashes recorded (the raidar and gede_prelim sources hold the same files, recorded)",
     ),
 )

@@ -693,7 +693,7 @@ RAW_SOURCES = (
         ),
         license="no licence file (NeurIPS 2024 D&B benchmark)",
         homepage="https://github.com/NLP2CT/DetectRL",
-        note="the copy here is gzip'ed, so its hashes are not the download's: unverified",
+        note="the copy here is gzip'ed; the recorded hashes are its content's, i.e. the original files'",
     ),
     Source(
         "m4_llama2",
@@ -716,7 +716,7 @@ RAW_SOURCES = (
         ),
         license="no licence file",
         homepage="https://github.com/lukasgehring/Assessing-LLM-Text-Detection-in-Educational-Contexts",
-        note="files pinned at several commits in the copy here (commits.txt), gzip'ed there: unverified",
+        note="the copy here takes files from several commits (its commits.txt; most at this one) and gzip'ed them; the recorded hashes are their content's",
     ),
     Source(
         "m4_peerread",

@@ -188,7 +188,7 @@ RAW_SOURCES = (
         (github("cvlab-columbia/RaidarLLMDetect", "6bd9752078d480ba4ed6b87d82c205942ec1e867"),),
         license="no licence file (ICLR 2024 paper code)",
         homepage="https://github.com/cvlab-columbia/RaidarLLMDetect",
-        note="the copy here is gzip'ed and partial, so its hashes are not the download's: unverified",
+        note="the copy here is partial and gzip'ed; the recorded hashes are its files' content (the originals')",
     ),
     Source(
         "reuters21578",
@@ -202,7 +202,7 @@ RAW_SOURCES = (
         license="Reuters-21578 Distribution 1.0: free distribution for research purposes only",
         homepage="https://doi.org/10.24432/C52G6M",
         terms="Reuters-21578 Distribution 1.0: research purposes only.",
-        note="the copy here gzip'ed the .sgm files, so its hashes are not the download's: unverified",
+        note="the copy here gzip'ed the .sgm files; the recorded hashes are their content's (the originals')",
     ),
     Source(
         "fast_detectgpt_raw",
