@@ -104,9 +104,10 @@ class Hosts:
                 for name, data in repo_files.items():
                     self.files[f"/mirror/{download.site_path()}/{name}"] = data
                 continue
+            elif download.archive:  # https: an archive of the mapped files
+                body = zipped({k.lstrip("/"): v for k, v in files.items()})
             else:  # https: the one file
-                ((_, data),) = files.items()
-                body = zipped(files) if download.archive else data
+                ((_, body),) = files.items()
             self.files[f"/mirror/{download.site_path()}"] = body
 
     def mirror_path(self, download: Download) -> str:

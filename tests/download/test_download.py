@@ -130,7 +130,9 @@ def test_build_download_through_a_mirror_equals_raw_builds(
     # item 7: what a maintainer publishes after building: every release repo and file
     from dataset_scripts.registry import releases
 
-    pushed = run_cli(["push", "--all", "--org", "mirror-org", "--dry-run", "--built-root", str(built)])
+    pushed = run_cli(
+        ["push", "--all", "--org", "mirror-org", "--dry-run", "--built-root", str(built)]
+    )
     assert pushed.returncode == 0, pushed.stderr
     assert f"11 of {len(releases())} release repos" in pushed.stdout
     assert "mirror-org/pan25_style_change (dataset" in pushed.stdout
