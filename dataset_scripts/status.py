@@ -298,20 +298,58 @@ def raw_match(
     return matches[0] if matches else None
 
 
+def registered_builds() -> dict[tuple[str, str], Path]:
+    """``{(repo, config): the folder it was built in}`` of every build registered in
+    ``datasets``' cache (:func:`dataset_scripts.hub_cache.register_build`): those load
+    offline from any folder, wherever they were built."""
+    import json
+
+    from dataset_scripts.hub_cache import MARKER, VERSION, cache_root
+
+    found: dict[tuple[str, str], Path] = {}
+    root = cache_root()
+    if not root.is_dir():
+        return found
+    for marker in sorted(root.glob(f"*/*/{VERSION}/*/{MARKER}")):
+        try:
+            info = json.loads(marker.read_text(encoding="utf-8"))
+            found[(str(info["repo"]), str(info["config"]))] = Path(str(info["source"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # a torn entry: not counted
+    return found
+
+
+def _registered(spec: DatasetSpec, registered: dict[tuple[str, str], Path] | None) -> Path | None:
+    """The folder ``spec`` was built in, if a build of it is registered in the cache (a
+    config of a release needs that config; a plain dataset any of its repo's)."""
+    if not registered:
+        return None
+    if spec.config:
+        return registered.get((spec.repo, spec.config))
+    return next((f for (repo, _), f in sorted(registered.items()) if repo == spec.repo), None)
+
+
 def dataset_status(
     spec: DatasetSpec,
     raw_root: Path | None,
     built_root: Path | None,
     found: dict[str, list[RawMatch]] | None = None,
+    registered: dict[tuple[str, str], Path] | None = None,
 ) -> DatasetStatus:
     """Where ``spec`` stands; ``found`` is :func:`discover` of ``raw_root`` when the
-    caller checks many datasets (discovery walks the raw folders once)."""
+    caller checks many datasets (discovery walks the raw folders once); ``registered``
+    (:func:`registered_builds`) makes a build registered in ``datasets``' cache count as
+    built wherever it was built."""
     match = raw_match(spec, raw_root, found)
     raw = match.folder if match else None
     how = match.how if match else ""
     folder = built_folder(spec, built_root)
     if folder is not None:
         return DatasetStatus(spec, BUILT, str(folder), raw, how)
+    source = _registered(spec, registered)
+    if source is not None:
+        detail = f"registered in datasets' cache (built in {source})"
+        return DatasetStatus(spec, BUILT, detail, raw, how)
     if spec.builder is None:
         return DatasetStatus(spec, NO_BUILDER, f"source {spec.source_url}")
     if not spec.needs_raw:

@@ -553,7 +553,14 @@ def list_datasets(filters: ListFilters) -> Listing:
     from collections import Counter
 
     from dataset_scripts.registry import all_datasets
-    from dataset_scripts.status import dataset_status, discover, select, source_kind, task_types
+    from dataset_scripts.status import (
+        dataset_status,
+        discover,
+        registered_builds,
+        select,
+        source_kind,
+        task_types,
+    )
 
     specs = select(
         all_datasets().values(),
@@ -563,7 +570,8 @@ def list_datasets(filters: ListFilters) -> Listing:
     )
     root = filters.raw_root or corpora_root()
     found = discover(root)
-    statuses = [dataset_status(s, root, filters.built_root, found) for s in specs]
+    registered = registered_builds()
+    statuses = [dataset_status(s, root, filters.built_root, found, registered) for s in specs]
     # the Hub repo (and config) first: what load_dataset and --dataset take; "dataset" is
     # the dataset's own id (STEB's Table 15 name; for a config of a release repo, the
     # pre-release per-dataset id, which still works with a deprecation note)
