@@ -13,7 +13,7 @@ what the variance is computed over; the stored units (pairs, queries) share them
 | kind | task | stored units | independent units | paired test | joint replicates (benchmark, ranks) |
 |---|---|---|---|---|---|
 | ``mean`` (pairs) | order alignment | sequence pairs (i < j) | sequences | t-test with the delete-one-sequence jackknife variance (df = sequences - 1) | normal, the jackknife covariance of the K models |
-| ``mean`` (queries) | retrieval | queries | authors (a query, its targets, and the MRR's per-target influence) | t-test with the cluster-robust variance over authors (df = authors - 1) | normal, the cluster covariance |
+| ``mean`` (queries) | retrieval | queries | authors (an author's query and targets; every target enters every query's rank) | MRR: t-test with the exact delete-one-author jackknife variance (the author's query and targets left out, the others re-ranked; df = authors - 1); other metrics: queries clustered by author, targets fixed | normal, the jackknife (cluster) covariance |
 | ``auc`` | predefined pairs | pairs | texts (pairs share texts) | t-test with the delete-one-text jackknife variance, AUROCs recomputed exactly (df = texts - 1) | normal, the jackknife covariance |
 | ``text_auc`` | all-to-all pairs | texts | texts | influence z-test, ``sum_t (psi_A - psi_B)^2`` less the double-counted pair-level term | ``AUC + sum_t (w_t - 1) psi_t`` |
 | ``assignment`` | clustering | texts | texts and k-means seeds | mean V-measure over the recorded seeds; paired text bootstrap of it plus the seed variance (Satterthwaite df) | text bootstrap of each model's seed mean plus normal seed noise |
@@ -68,9 +68,9 @@ METHODS = {
     "mean_pairs": "mean per-pair difference with the delete-one-sequence jackknife "
     "variance (every pair through the deleted sequence left out: each sequence sits in "
     "many pairs), Student t interval (sequences - 1 df)",
-    "mean_queries": "paired t-test of the mean per-query difference with the cluster-robust "
-    "variance over authors (each author's query and target; the targets through the MRR's "
-    "per-target influence), Student t (authors - 1 df)",
+    "mean_queries": "MRR difference with the delete-one-author jackknife variance (each "
+    "author's queries and targets left out in turn, every other query re-ranked without "
+    "its targets, exactly), Student t interval (authors - 1 df)",
     "mean": "paired t-test over the per-unit differences (Student t, n-1 df)",
     "assignment": "difference of the mean V-measure over the recorded k-means seeds: paired "
     "bootstrap of texts (every seed's fixed assignment of both models re-scored on the "
@@ -125,6 +125,13 @@ def units_of(record: ResultRecord, source: str | Path, metric: str | None = None
     unit = str(items.get("unit", ""))
     missing = [a for a in _required(kind, unit) if a not in arrays]
     if missing:
+        omitted = record.details.get("items_units_omitted")
+        if omitted:  # written by this version, but over the size budget
+            raise DataError(
+                f"{source}: the record keeps no {', '.join(missing)} ({omitted}); without "
+                f"them the variance over {_INDEPENDENT.get((kind, unit), unit)} cannot be "
+                "computed, so this result cannot be compared"
+            )
         raise DataError(
             f"{source}: the record keeps no {', '.join(missing)} (per-unit data written "
             f"before comparisons used the independent units of {record.task}: "
@@ -158,14 +165,20 @@ SCORE_TOLERANCE = 1e-9  # stored main score vs the one re-derived from the items
 # arrays each kind needs to know its independent units
 _REQUIRED = {
     ("mean", "pairs"): ("sequence_i", "sequence_j"),
-    ("mean", "queries"): ("query_author", "target_author", "target_influence_mrr"),
+    ("mean", "queries"): (
+        "query_author",
+        "target_author",
+        "match_query",
+        "match_rank",
+        "ahead_by_author",
+    ),
     ("auc", "pairs"): ("scores", "labels", "text_1", "text_2"),
     ("assignment", "texts"): ("labels", "clusters", "seeds", "clusters_seeds"),
     ("text_auc", "texts"): ("psi", "placement", "n_positive_pairs"),
 }
 _INDEPENDENT = {
     ("mean", "pairs"): "sequences, each in many pairs",
-    ("mean", "queries"): "authors, through queries and targets",
+    ("mean", "queries"): "authors (their queries and targets)",
     ("auc", "pairs"): "texts, shared across pairs",
     ("assignment", "texts"): "texts and the k-means seed",
     ("text_auc", "texts"): "texts",
@@ -309,10 +322,22 @@ def clustered_covariance(units: list[Units]) -> tuple[np.ndarray, np.ndarray, in
     terms = (values - values.mean(axis=1, keepdims=True)) / n
     if first.unit == "queries":
         clusters = first.arrays["query_author"]
-        if first.metric == "mrr":  # the targets' part: each author's target influence
-            influence = np.stack([u.arrays["target_influence_mrr"] for u in units])
-            terms = np.concatenate([terms, influence - influence.mean(axis=1, keepdims=True)], 1)
-            clusters = np.concatenate([clusters, first.arrays["target_author"]])
+        if first.metric == "mrr":
+            from evaluators.metric_math.retrieval_jackknife import delete_one_author_mrr
+
+            g = int(first.arrays["target_author"].max()) + 1
+            left_out = np.stack(
+                [
+                    delete_one_author_mrr(
+                        u.arrays["match_query"],
+                        u.arrays["match_rank"],
+                        u.arrays["ahead_by_author"].reshape(-1, g),
+                        clusters,
+                    )
+                    for u in units
+                ]
+            )
+            return points, jackknife_covariance(left_out), g
         cov = cluster_covariance(terms, clusters)
         return points, cov, int(np.unique(clusters).size)
     cov = terms @ terms.T * (n / (n - 1.0))
@@ -348,10 +373,11 @@ def paired_test(
             raise DataError(f"{a.source}: no variance over {independent} ({error})") from None
         var = float(cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1])
         if a.kind == "mean" and a.unit == "queries" and a.metric != "mrr":
-            method += " (targets held fixed: their influence is recorded for mrr only)"
+            method += f" ({a.metric}: queries clustered by author, the targets held fixed)"
         out = clustered_difference(
             float(points[0] - points[1]), var, _independent_variance(a, b), df=g - 1
         )
+        out["df"] = g - 1
         n_independent = g
     elif kind == "text_auc":
         pl_a, pl_b = pair_level_variance(a), pair_level_variance(b)

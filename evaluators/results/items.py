@@ -10,7 +10,7 @@ is the same for every model on the same data (pairing).
 
 | kind | task | arrays | main score |
 |---|---|---|---|
-| ``mean`` | order alignment (pairs), retrieval (queries) | one per metric whose mean it is; order alignment: ``sequence_i``, ``sequence_j`` (each pair's two sequences); retrieval: ``query_author``, ``target_author`` (author codes), ``target_influence_mrr`` (per target) | mean of the main metric's array |
+| ``mean`` | order alignment (pairs), retrieval (queries) | one per metric whose mean it is; order alignment: ``sequence_i``, ``sequence_j`` (each pair's two sequences); retrieval: ``query_author``, ``target_author`` (author codes), ``match_query``, ``match_rank``, ``ahead_by_author`` (per relevant (query, target) row: its query, its rank, and each author's targets ranked ahead of it, row-major ``rows x authors``; left out, with ``details.items_units_omitted``, when that exceeds :data:`MAX_ITEMS`) for the exact delete-one-author jackknife of the MRR (:mod:`evaluators.metric_math.retrieval_jackknife`) | mean of the main metric's array |
 | ``auc`` | predefined pairs (pairs) | ``scores`` (cosines), ``labels``, ``text_1``, ``text_2`` (each pair's text ids) | AUROC of scores vs labels |
 | ``text_auc`` | all-to-all pairs (texts) | ``placement`` (per text, the sum of its positive pairs' placement values), ``psi`` (per-text influence of the AUROC), ``n_positive_pairs`` | ``sum(placement) / (2 n_positive_pairs)`` |
 | ``assignment`` | clustering (texts) | ``labels`` (codes), ``clusters`` (seed 42), ``seeds``, ``clusters_seeds`` (the assignments of the extra k-means seeds, concatenated) | V-measure |

@@ -25,7 +25,7 @@ from dataset_scripts.core.schemas import RETRIEVAL
 from evaluators.data import Table
 from evaluators.metric_math.grid import fixed_mean, grid_cosines
 from evaluators.metric_math.retrieval import all_match_scores
-from evaluators.results.items import make_items
+from evaluators.results.items import MAX_ITEMS, make_items
 from evaluators.tasks.base import (
     EmbeddingLookup,
     TaskEvaluator,
@@ -147,18 +147,33 @@ class RetrievalEvaluator(TaskEvaluator):
         units = {name: unit_histogram(values) for name, values in per_query.items()}
         ci = mean_ci("mrr", per_query["mrr"], "queries", self.seed)
         details: dict[str, Any] = {"units": units, "ci95": ci}
-        # the units a comparison resamples are the authors: a query and the target of its
-        # author are one author's texts; targets enter every query's rank, through the
-        # MRR's per-target influence (evaluators.metric_math.influence)
-        from evaluators.metric_math.influence import mrr_target_influence
+        # the independent units of a comparison are the authors (a query and the targets
+        # of its author; every target enters every query's rank): per relevant (query,
+        # target) row its rank and each author's targets ahead of it, for the exact
+        # delete-one-author jackknife (evaluators.metric_math.retrieval_jackknife)
+        from evaluators.metric_math.retrieval_jackknife import author_rank_table
 
         authors = {a: k for k, a in enumerate(sorted(common))}
         arrays: dict[str, tuple[Any, str]] = {
             name: (values, "f8") for name, values in per_query.items()
         }
-        arrays["query_author"] = ([authors[q["author"]] for q in queries], "i4")
-        arrays["target_author"] = ([authors[t["author"]] for t in targets], "i4")
-        arrays["target_influence_mrr"] = (mrr_target_influence(distances, relevance), "f8")
+        query_author = [authors[q["author"]] for q in queries]
+        target_author = [authors[t["author"]] for t in targets]
+        arrays["query_author"] = (query_author, "i4")
+        arrays["target_author"] = (target_author, "i4")
+        n_rows = int(relevance.sum())
+        if n_rows * len(authors) <= MAX_ITEMS:
+            match_query, match_rank, ahead = author_rank_table(
+                distances, relevance, np.asarray(target_author), len(authors), ties
+            )
+            arrays["match_query"] = (match_query, "i4")
+            arrays["match_rank"] = (match_rank, "i4")
+            arrays["ahead_by_author"] = (ahead.ravel(), "i4")
+        else:
+            details["items_units_omitted"] = (
+                f"{n_rows} relevant (query, target) rows x {len(authors)} authors exceed "
+                f"the budget of {MAX_ITEMS}: no per-author ranks, so no comparison"
+            )
         details["items"] = make_items("mean", "queries", arrays, n=len(queries))
         if formed is not None:
             counts["n_documents_used"] = int(formed[1].used.size)

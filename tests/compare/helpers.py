@@ -105,10 +105,18 @@ def mean_units(
         arrays["sequence_j"] = (second, "i4")
         kw.setdefault("metrics", {"accuracy": float(np.mean(values))})
     else:
+        # one query and one target per author; ranks 1 / mrr when the values are
+        # reciprocal ranks, else rank 1; no target of another author counted ahead
         queries, targets = nodes if nodes is not None else (np.arange(n), np.arange(n))
+        table = kw.pop("rank_table", None)
+        if table is None:
+            ranks = np.where(values > 0, np.round(1 / np.maximum(values, 1e-12)), 1)
+            table = (np.arange(n), ranks, np.zeros((n, int(np.max(targets)) + 1)))
         arrays["query_author"] = (queries, "i4")
         arrays["target_author"] = (targets, "i4")
-        arrays["target_influence_mrr"] = (kw.pop("target_influence", np.zeros(len(targets))), "f8")
+        arrays["match_query"] = (table[0], "i4")
+        arrays["match_rank"] = (table[1], "i4")
+        arrays["ahead_by_author"] = (np.asarray(table[2]).ravel(), "i4")
     return record(
         model, dataset, task, float(np.mean(values)), make_items("mean", unit, arrays, n=n), **kw
     )

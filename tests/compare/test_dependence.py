@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 
 from dataset_scripts.core.errors import DataError
 from evaluators.compare.units import ScoreMismatchError, paired_test, units_of
-from evaluators.metric_math.influence import mrr_target_influence
 from evaluators.metric_math import roc_auc
 from evaluators.metric_math.paired import (
     cluster_covariance,
@@ -196,59 +195,76 @@ def test_predefined_pairs_se_matches_the_true_sampling_sd() -> None:
     assert naive < 0.9 * true_sd
 
 
-def _weighted_mrr(distances: np.ndarray, relevance: np.ndarray, w: np.ndarray) -> float:
-    """Brute force MRR with target multiplicities ``w`` (stable-sort positions)."""
-    total = 0.0
-    for q in range(distances.shape[0]):
-        order = np.argsort(distances[q], kind="stable")
-        rank_of = np.empty_like(order)
-        rank_of[order] = np.arange(order.size)
-        matches = np.flatnonzero(relevance[q])
-        values = []
-        for m in matches:
-            ahead = w[(rank_of < rank_of[m])].sum()
-            values.append(1.0 / (1.0 + ahead))
-        total += np.average(values, weights=w[matches])
-    return total / distances.shape[0]
-
-
-@settings(max_examples=25, deadline=None)
-@given(st.integers(0, 10_000), st.integers(2, 9), st.integers(2, 9))
-def test_mrr_target_influence_is_the_derivative(seed: int, n_q: int, n_t: int) -> None:
+def _retrieval_case(seed: int, g: int, per_author: int, ties: str):
+    """Distances (with ties) of queries and targets of g authors, ``per_author``
+    targets each, one or two queries each; relevance = same author."""
     rng = np.random.default_rng(seed)
-    d = rng.random((n_q, n_t)).round(1)  # ties included
-    rel = rng.random((n_q, n_t)) < 0.3
-    rel[np.arange(n_q), rng.integers(0, n_t, n_q)] = True
-    influence = mrr_target_influence(d, rel)
-    eps = 1e-6
-    for t in range(n_t):
-        w = np.ones(n_t)
-        w[t] += eps
-        numeric = (_weighted_mrr(d, rel, w) - _weighted_mrr(d, rel, np.ones(n_t))) / eps
-        assert influence[t] == pytest.approx(numeric, abs=1e-5)
+    q_author = np.repeat(np.arange(g), rng.integers(1, 3, g))
+    t_author = np.repeat(np.arange(g), per_author)
+    d = rng.integers(0, 6, (q_author.size, t_author.size)).astype(float) / 6
+    rel = q_author[:, None] == t_author[None, :]
+    return d, rel, q_author, t_author
 
 
-def test_retrieval_variance_is_clustered_by_author() -> None:
-    """One query and one target per author: the variance is the sum over authors of
-    (query term + the target's influence difference)^2, times G / (G - 1)."""
-    rng = np.random.default_rng(2)
-    n = 30
-    ra, rb = rng.random(n), rng.random(n)
-    ia, ib = rng.normal(scale=0.01, size=n), rng.normal(scale=0.01, size=n)
-    authors = np.arange(n)[::-1]
-    a = h.units(
-        h.mean_units("A", "d", "retrieval", ra, nodes=(authors, authors), target_influence=ia)
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(0, 100_000),
+    st.integers(3, 7),
+    st.integers(1, 3),
+    st.sampled_from(["sort", "pessimistic"]),
+)
+def test_delete_one_author_mrr_is_the_mrr_recomputed_without_the_author(
+    seed: int, g: int, per_author: int, ties: str
+) -> None:
+    """The stored per-row ranks give each query's reciprocal rank as
+    ``all_match_scores`` does, and the leave-one-author-out MRRs equal ``all_match_scores``
+    run again on the queries and targets of the other authors."""
+    from evaluators.metric_math.retrieval import all_match_scores
+    from evaluators.metric_math.retrieval_jackknife import (
+        author_rank_table,
+        delete_one_author_mrr,
     )
-    b = h.units(
-        h.mean_units("B", "d", "retrieval", rb, nodes=(authors, authors), target_influence=ib)
+
+    d, rel, q_author, t_author = _retrieval_case(seed, g, per_author, ties)
+    mq, rank, ahead = author_rank_table(d, rel, t_author, g, ties)
+    full = all_match_scores(d, rel, ks=(1,), ties=ties)["mrr"]
+    per_query = np.bincount(mq, 1 / rank) / np.bincount(mq)
+    np.testing.assert_allclose(per_query, full, atol=1e-12)
+    left_out = delete_one_author_mrr(mq, rank, ahead, q_author)
+    for a in range(g):
+        keep_q, keep_t = q_author != a, t_author != a
+        sub = all_match_scores(d[keep_q][:, keep_t], rel[keep_q][:, keep_t], ks=(1,), ties=ties)
+        assert left_out[a] == pytest.approx(sub["mrr"].mean(), abs=1e-12)
+
+
+def test_retrieval_variance_is_the_delete_one_author_jackknife() -> None:
+    """The paired test of two retrieval results: se^2 is (G-1)/G sum_a (d_(a) - mean)^2
+    over the leave-one-author-out MRR differences (floored at the independent-queries
+    variance), with G - 1 degrees of freedom."""
+    from evaluators.metric_math.retrieval import all_match_scores
+    from evaluators.metric_math.retrieval_jackknife import (
+        author_rank_table,
+        delete_one_author_mrr,
     )
+
+    g = 40
+    out = []
+    for seed in (1, 2):
+        d, rel, q_author, t_author = _retrieval_case(1, g, 1, "sort")  # one design
+        d = d + np.random.default_rng(seed).random(d.shape)  # each model's distances
+        table = author_rank_table(d, rel, t_author, g)
+        mrr = all_match_scores(d, rel, ks=(1,))["mrr"]
+        rec = h.mean_units(
+            "AB"[seed - 1], "d", "retrieval", mrr, nodes=(q_author, t_author), rank_table=table
+        )
+        out.append((h.units(rec), delete_one_author_mrr(*table, q_author), mrr))
+    (a, jk_a, ra), (b, jk_b, rb) = out
     test = paired_test(a, b)
-    d = ra - rb
-    per_author = (d - d.mean()) / n + ((ia - ib) - (ia - ib).mean())
-    clustered = float((per_author**2).sum() * n / (n - 1))
-    independent = float(np.var(d, ddof=1) / n)
-    assert test["se"] ** 2 == pytest.approx(max(clustered, independent), rel=1e-9)
-    assert "authors" in test["independent_units"]
+    diff = jk_a - jk_b
+    jack = (g - 1) / g * np.sum((diff - diff.mean()) ** 2)
+    floor = np.var(ra - rb, ddof=1) / ra.size
+    assert test["se"] ** 2 == pytest.approx(max(jack, floor), rel=1e-9)
+    assert test["df"] == g - 1 and "authors" in test["independent_units"]
 
 
 # ------------------------------------------------------------------ clustering seeds
@@ -307,7 +323,7 @@ def _strip(path: Path, names: tuple[str, ...]) -> None:
         ),
         (
             lambda: h.mean_units("A", "d", "retrieval", np.r_[1.0, 0.5, 0.25]),
-            ("target_influence_mrr",),
+            ("match_rank", "ahead_by_author"),
         ),
     ],
 )
@@ -319,6 +335,23 @@ def test_records_without_the_unit_arrays_are_refused(tmp_path: Path, make, names
     message = str(error.value)
     assert str(path) in message and all(n in message for n in names)
     assert "re-run" in message
+
+
+def test_a_retrieval_record_over_the_size_budget_says_why_it_cannot_be_compared(
+    tmp_path: Path,
+) -> None:
+    """A record written by this version whose per-author ranks were left out for size
+    names that reason (not "written before"), so re-running would not help."""
+    path = h.write(tmp_path, h.mean_units("A", "d", "retrieval", np.r_[1.0, 0.5, 0.25]))
+    _strip(path, ("match_query", "match_rank", "ahead_by_author"))
+    payload = json.loads(path.read_text())
+    reason = "4000 relevant (query, target) rows x 300 authors exceed the budget of 1000000"
+    payload["details"]["items_units_omitted"] = reason
+    path.write_text(json.dumps(payload))
+    with pytest.raises(DataError) as error:
+        units_of(load_record(path), path)
+    message = str(error.value)
+    assert str(path) in message and reason in message and "re-run" not in message
 
 
 def test_an_edited_main_score_is_refused_naming_both_values(tmp_path: Path) -> None:
