@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -153,6 +154,9 @@ def input_error(feature: Any, values: Any, name: str) -> str | None:
         }[kind]
         if arr.dtype.kind not in ok:
             first = arr.reshape(-1)[0]
+            if arr.dtype.kind == "U" and depth == 0 and isinstance(values, list | tuple):
+                # numpy made [0, "a"] text: name the value that was text, not "0"
+                first = next((v for v in values if isinstance(v, str)), first)
             return f"{name} must hold {_LEAF_KINDS[kind]}; got {_describe(first)}"
         if kind == "int" and arr.dtype.kind == "f":
             bad = ~(np.isfinite(arr) & (arr == np.round(arr)))
@@ -161,6 +165,14 @@ def input_error(feature: Any, values: Any, name: str) -> str | None:
                 return f"{name} must hold integers; got {_describe(first)}"
         return None
     return _walk(values, depth + 1, kind, name, "")
+
+
+def _describe_feature(feature: Any) -> str:
+    """What a feature holds, in words: "integers", "text", "lists of numbers"..."""
+    leaf, depth = _leaf(feature)
+    dtype = getattr(leaf, "dtype", None)
+    kind = _leaf_kind(dtype) if isinstance(dtype, str) else None
+    return "lists of " * depth + (_LEAF_KINDS[kind] if kind else str(dtype))
 
 
 def _feature_options(module: Any) -> list[Any]:
@@ -184,6 +196,15 @@ class DirectComputeMixin:
       go to ``_compute`` directly, keeping their dtype (float32 stays float32). Anything
       else (incremental ``add_batch``, distributed runs, ragged lists) takes ``evaluate``'s
       normal path, which gives the same numbers.
+    * Calls that add up: ``evaluate`` fixes the input types of everything added before a
+      ``compute`` from the first ``add``/``add_batch`` call. That choice is ours (the
+      option the whole first call fits, by the same strict rule; ``evaluate`` alone looks
+      at the first value and would read text ``"1"`` as the integer 1), and every later
+      call must fit it: a batch of text after integer labels is a ``ValueError`` naming
+      the input, the first value added and the first one that differs, with their
+      indices counted over every call since the last ``compute`` (``evaluate`` itself
+      would fail inside its Arrow cast with "invalid literal for int()"). The refused
+      call adds nothing; what was added before stays pending.
     * Failure: when ``compute`` fails (bad inputs or options, a metric error), everything
       pending from ``add``/``add_batch`` is discarded (writer, Arrow buffer or cache file,
       lock), so the next call starts clean instead of inheriting a half-written state.
@@ -228,14 +249,12 @@ class DirectComputeMixin:
         missing = [n for n in self._feature_names() if given.get(n) is None]  # type: ignore[attr-defined]
         if missing:
             raise ValueError(f"add_batch needs {', '.join(missing)}")
-        self._select_features(given)
-        fresh = getattr(self, "writer", None) is None
-        try:
-            super().add_batch(predictions=predictions, references=references, **kwargs)  # type: ignore[misc]
-        except BaseException:
-            if fresh:
-                self.discard_pending()
-            raise
+        self._add_checked(
+            given,
+            lambda: super(DirectComputeMixin, self).add_batch(  # type: ignore[misc]
+                predictions=predictions, references=references, **kwargs
+            ),
+        )
 
     def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> None:
         """Add one example after checking it (see the class docstring)."""
@@ -243,14 +262,62 @@ class DirectComputeMixin:
         missing = [n for n in self._feature_names() if given.get(n) is None]  # type: ignore[attr-defined]
         if missing:
             raise ValueError(f"add needs {', '.join(missing)}")
-        self._select_features({k: [v] for k, v in given.items()})
+        batch = {k: [v] for k, v in given.items()}
+        self._add_checked(
+            batch,
+            lambda: super(DirectComputeMixin, self).add(  # type: ignore[misc]
+                prediction=prediction, reference=reference, **kwargs
+            ),
+        )
+
+    def _add_checked(self, batch: dict[str, Any], add: Callable[[], None]) -> None:
+        """Check ``batch`` (each input a column) against the declared features and against
+        what is pending, then ``add()`` it; a failed first call leaves nothing pending."""
+        features = self._select_features(batch)
         fresh = getattr(self, "writer", None) is None
+        if not fresh:
+            self._check_pending_kinds(batch)
+        self._first_features = features  # what _infer_feature_from_* hands evaluate
         try:
-            super().add(prediction=prediction, reference=reference, **kwargs)  # type: ignore[misc]
+            add()
         except BaseException:
             if fresh:
                 self.discard_pending()
             raise
+        finally:
+            self._first_features = None
+        names = list(self._feature_names())  # type: ignore[attr-defined]
+        if fresh:
+            self._pending_first = {n: batch[n][0] for n in names}
+            self._pending_rows = 0
+        self._pending_rows += len(batch[names[0]])
+
+    # evaluate's hooks for the types of a first add/add_batch: our strict choice
+    def _infer_feature_from_batch(self, batch: dict[str, Any]) -> Any:
+        return getattr(self, "_first_features", None) or self._select_features(batch)
+
+    def _infer_feature_from_example(self, example: dict[str, Any]) -> Any:
+        return getattr(self, "_first_features", None) or self._select_features(
+            {k: [v] for k, v in example.items()}
+        )
+
+    def _check_pending_kinds(self, batch: dict[str, Any]) -> None:
+        """Raise when ``batch`` does not fit the types fixed by what is pending (a
+        ValueError naming the first value added and the first one of another kind)."""
+        selected = self.selected_feature_format  # type: ignore[attr-defined]
+        for name in self._feature_names():  # type: ignore[attr-defined]
+            feature, values = selected[name], batch[name]
+            if input_error(feature, values, name) is None:
+                continue
+            index = next(i for i, v in enumerate(values) if input_error(feature, [v], name))
+            kind = _describe_feature(feature)
+            first = self._pending_first[name]
+            raise ValueError(
+                f"{name} mixes kinds over the add/add_batch calls since the last compute: "
+                f"{_describe(first)} at index 0 ({kind}), {_describe(values[index])} at index "
+                f"{self._pending_rows + index}; nothing is cast: give every {name} value "
+                f"as {kind}, or compute before changing kind"
+            )
 
     def compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> Any:
         """Compute the metric (one-shot array inputs skip the Arrow round trip)."""

@@ -9,7 +9,9 @@
   the other (``datasets`` cached the first one's schema under the folder name).
 * Item 16: a set with no positive pair is an error naming the dataset, the task and the
   cause, recorded for that unit while the other datasets run.
-* Item 17: ``v_measure``'s ``add_batch`` path refuses mixed label kinds as ``compute``.
+* Item 17: ``add``/``add_batch`` calls that mix label kinds (``v_measure``,
+  ``macro_accuracy``, ``order_alignment_accuracy``) are refused naming the first value
+  and the first one of another kind with their indices, nothing cast.
 * Item 18: a warm embedding cache on a read-only file system is read.
 * Item 19: ``--ray`` at a dead or silent address gives up by the clock.
 """
@@ -318,6 +320,103 @@ def test_predefined_pairs_of_one_label_name_the_cause() -> None:
 
     with pytest.raises(DataError, match="no positive pair among 3 pairs: every pair is labelled 0"):
         evaluator.evaluate(table, embed)
+
+
+# ------------------------------ item 17: add/add_batch calls that mix label kinds ---
+
+
+def _metric(name: str):
+    from evaluators.metric_loading import load_metric
+
+    return load_metric(name, keep_in_memory=True)
+
+
+def _feed(module, path: str, predictions: list, references: list) -> None:
+    if path == "add_batch":
+        module.add_batch(predictions=predictions, references=references)
+    else:
+        for p, r in zip(predictions, references, strict=True):
+            module.add(prediction=p, reference=r)
+
+
+@pytest.mark.parametrize("path", ["add_batch", "add"])
+@pytest.mark.parametrize(
+    ("first", "then", "kind", "shown"),
+    [([0, 1, 1], ["a", "b"], "integers", "0 at index 0 (integers), 'a' at index 3"),
+     (["a", "b", "b"], [0, 1], "text", "'a' at index 0 (text), 0 at index 3")],
+)  # fmt: skip
+@pytest.mark.parametrize("name", ["v_measure", "macro_accuracy"])
+def test_mixed_label_kinds_over_calls_name_both_values(
+    name: str, first: list, then: list, kind: str, shown: str, path: str
+) -> None:
+    module = _metric(name)
+    _feed(module, path, first, first)
+    with pytest.raises(ValueError) as refused:
+        _feed(module, path, then, then)
+    message = str(refused.value)
+    assert "invalid literal" not in message and "expected format" not in message
+    assert message.startswith("predictions mixes kinds over the add/add_batch calls")
+    assert shown in message and f"give every predictions value as {kind}" in message
+    # the refused call added nothing; what came before is still there, uncast
+    result = module.compute()
+    assert result[name] == pytest.approx(1.0)
+    if name == "macro_accuracy":
+        assert set(result["per_class_recall"]) == set(first)
+
+
+def test_the_input_that_changed_kind_is_named_with_its_index_over_every_call() -> None:
+    module = _metric("v_measure")
+    module.add_batch(predictions=["x", "y"], references=[0, 1])
+    module.add(prediction="z", reference=2)
+    with pytest.raises(
+        ValueError, match=r"^references .*: 0 at index 0 \(integers\), 'q' at index 3;"
+    ):
+        module.add_batch(predictions=["x", "x"], references=["q", "r"])
+    module.add_batch(predictions=["x", "x"], references=[3, 3])  # the same kinds go on
+    assert module.compute()["completeness"] == pytest.approx(1.0)  # classes 0, 1, 2, 3+3
+
+
+def test_text_digits_are_not_read_as_integers_by_a_first_batch() -> None:
+    # evaluate alone picks the first input type its first value fits: "1" became 1 and
+    # integers added later were counted as the same class
+    module = _metric("macro_accuracy")
+    module.add_batch(predictions=["1", "0"], references=["1", "0"])
+    with pytest.raises(ValueError, match=r"'1' at index 0 \(text\), 1 at index 2"):
+        module.add_batch(predictions=[1, 0], references=[1, 1])
+    assert set(module.compute()["per_class_recall"]) == {"0", "1"}
+
+
+def test_order_alignment_columns_then_cost_matrices_are_named() -> None:
+    module = _metric("order_alignment_accuracy")
+    module.add_batch(predictions=[[0, 1]], references=[[0, 1]])
+    with pytest.raises(ValueError, match=r"\[0, 1\] at index 0 \(lists of integers\), "
+                       r"\[\[0\.1, 0\.9\], \[0\.8, 0\.2\]\] at index 1"):  # fmt: skip
+        module.add_batch(predictions=[[[0.1, 0.9], [0.8, 0.2]]], references=[[1, 0]])
+
+
+@pytest.mark.parametrize("as_text", [False, True])
+def test_v_measure_over_batches_equals_sklearn(as_text: bool) -> None:
+    import numpy as np
+    from sklearn.metrics import homogeneity_completeness_v_measure, v_measure_score
+
+    rng = np.random.default_rng(17)
+    predictions = rng.integers(0, 5, 300).tolist()
+    references = rng.integers(0, 4, 300).tolist()
+    if as_text:
+        predictions = [f"c{p}" for p in predictions]
+    module = _metric("v_measure")
+    for start in range(0, 300, 70):  # five uneven batches, then a few single adds
+        stop = min(start + 70, 290)
+        module.add_batch(predictions=predictions[start:stop], references=references[start:stop])
+    for p, r in zip(predictions[290:], references[290:], strict=True):
+        module.add(prediction=p, reference=r)
+    result = module.compute()
+    h, c, v = homogeneity_completeness_v_measure(references, predictions)
+    assert 0.0 < v < 0.2  # random labels: far from a degenerate 0 or 1
+    assert result["v_measure"] == pytest.approx(v_measure_score(references, predictions), abs=1e-12)
+    assert result["homogeneity"] == pytest.approx(h, abs=1e-12)
+    assert result["completeness"] == pytest.approx(c, abs=1e-12)
+    assert module.compute(predictions=predictions, references=references) == result
 
 
 # ----------------------------------------- item 18: a warm cache on a read-only disk ---
