@@ -16,7 +16,7 @@
 Every result records ``details["protocol"] = {"name", "version"}``; both the tie-aware
 and the solver numbers are always reported (``*_tie_aware``, ``*_solver``) with the
 share of tied items, whichever protocol is the main score. The full rule table is in
-``evaluators/tasks/PROTOCOL.md``.
+``docs/concepts/protocol.md``.
 """
 
 from __future__ import annotations

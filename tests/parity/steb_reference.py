@@ -8,7 +8,7 @@ tests compare two implementations, not one with itself.
 
 Where the authors' arithmetic depends on the CPU (float32 BLAS cosines, ``np.argsort``'s
 default sort on exact ties), the reference follows the ``steb`` protocol's stated rule
-(``evaluators/tasks/PROTOCOL.md``, "Same numbers on every CPU"), written here from that
+(``docs/concepts/protocol.md``, "Same numbers on every CPU"), written here from that
 statement: unit vectors with an ``math.fsum`` norm rounded to integers on the ``2^-26``
 grid, cosines as exact integer dot products (numpy's int64 matmul, no BLAS) times
 ``2^-52``, ranks by a stable sort; for order alignment (issue 33) the float64 unit

@@ -210,8 +210,8 @@ def test_function_word_episodes_are_joined_stel(
     assert result.metrics["distractor_accuracy"] == pytest.approx(
         theirs["distractor_acc_mean"], abs=TOL
     )
-    # their float64 arithmetic with each cosine correctly rounded (PROTOCOL.md, "Same
-    # numbers on every CPU"): the pinned values on every CPU (the texts' mean gave
+    # their float64 arithmetic with each cosine correctly rounded (docs/concepts/protocol.md,
+    # "Same numbers on every CPU"): the pinned values on every CPU (the texts' mean gave
     # 0.8171 / 0.7667; the 2^-26 grid alone 0.8754 / 0.8422). Issue 33's run of their
     # code gave 0.8514 (k=2) and 0.8189 (k=4): k=4 is theirs exactly, k=2 is 0.0019
     # below: 39 items of 3,675 whose optima tie exactly or lie 1-2 ulp apart on these

@@ -1,5 +1,7 @@
-"""The READMEs cannot drift: every shell and Python block of README.md and
-spaces/stylebench/README.md is run by the suite (issue 25), in order, as a user runs them.
+"""The READMEs and the docs cannot drift: every shell and Python block of README.md,
+spaces/stylebench/README.md and every page under docs/ (those the docs build writes from the
+code and the cards left out: :data:`GENERATED`) is run by the suite, in order, as a user
+runs them, each page in a checkout of its own.
 
 Where the blocks run: a user's checkout (a temp folder holding ``.venv``, ``tests``,
 ``spaces``, ``metrics`` and ``requirements.lock`` of this repository as links), with
@@ -8,7 +10,8 @@ where they are absent), ``.venv/bin`` first on ``PATH`` (what ``source .venv/bin
 does), a home folder whose ``~/Downloads/pan23-multi-author-analysis`` is a PAN23
 download in its published layout (our sentences: ``tests/hub/pan23_fixture.py``) and
 ``my_corpus.csv`` (columns text, author, book; our sentences), and caches of its own. The
-blocks of one README share that folder, so a block sees what the blocks above it built.
+blocks of one page share that folder, so a block sees what the blocks above it built; a
+page never sees another page's folder.
 
 Markers (HTML comments just above a block, invisible on GitHub and the Hub):
 
@@ -37,6 +40,17 @@ from tests.conftest import ISOLATED_ENV, ISOLATION_ROOT, REPO_ROOT
 pytestmark = pytest.mark.slow
 
 READMES = ("README.md", "spaces/stylebench/README.md")
+# written by the docs build from the code and the cards (mkdocstrings, mkdocs-click, the
+# registry's catalogue, the metric cards, whose examples tests/metrics runs): not pages of ours
+GENERATED = ("docs/reference/", "docs/concepts/metrics/", "docs/concepts/datasets.md")
+
+
+def _doc_pages() -> tuple[str, ...]:
+    pages = sorted(p.relative_to(REPO_ROOT).as_posix() for p in (REPO_ROOT / "docs").rglob("*.md"))
+    return tuple(p for p in pages if not p.startswith(GENERATED))
+
+
+PAGES = (*READMES, *_doc_pages())
 MARKER = re.compile(r"<!--\s*(skip|skip-line|output-of):\s*(.*?)\s*-->", re.S)
 FENCE = re.compile(r"^```(\w*)\s*$")
 NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?![\w])")
@@ -94,15 +108,17 @@ def parse(readme: str) -> list[Block]:
     return blocks
 
 
-BLOCKS = [b for readme in READMES for b in parse(readme) if b.runs]
+BLOCKS = [b for page in PAGES for b in parse(page) if b.runs]
 
 
 def test_every_block_is_run_or_skipped_with_a_reason() -> None:
     """A new shell or Python block is run by the next test run; a plain block is output
     only when it says whose."""
-    for readme in READMES:
-        blocks = parse(readme)
-        assert any(b.lang in ("bash", "python") for b in blocks), readme
+    assert "docs/getting-started.md" in PAGES, "the docs pages are collected"
+    for page in PAGES:
+        blocks = parse(page)
+        if page in READMES:
+            assert any(b.lang in ("bash", "python") for b in blocks), page
         for block in blocks:
             if block.skip is not None:
                 assert len(block.skip) > 10, f"{block.id}: say why it is skipped"
@@ -115,8 +131,25 @@ def test_every_block_is_run_or_skipped_with_a_reason() -> None:
 
 
 @pytest.fixture(scope="module")
-def user(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
-    """The user's checkout, home and environment (see the module docstring)."""
+def checkouts() -> dict[str, dict[str, object]]:
+    """One user's checkout per page, made when the page's first block runs."""
+    return {}
+
+
+@pytest.fixture
+def user(
+    block: Block,
+    checkouts: dict[str, dict[str, object]],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[str, object]:
+    """The checkout of ``block``'s page (see the module docstring)."""
+    if block.readme not in checkouts:
+        checkouts[block.readme] = _make_user(tmp_path_factory)
+    return checkouts[block.readme]
+
+
+def _make_user(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """A user's checkout, home and environment (see the module docstring)."""
     from tests.hub.pan23_fixture import write_pan23
 
     root = tmp_path_factory.mktemp("readme")
@@ -232,9 +265,7 @@ def _close(expected: str, got: str) -> bool:
     got_decimals = len(got.split(".")[1]) if "." in got else 0
     if got_decimals == decimals:
         return Decimal(expected) == Decimal(got)
-    return Decimal(got).quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP) == Decimal(
-        expected
-    )
+    return Decimal(got).quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP) == Decimal(expected)
 
 
 def compare(quoted: str, printed: str) -> list[str]:
