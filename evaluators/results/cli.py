@@ -1,4 +1,4 @@
-"""``stylebench results add|validate|submit|table``: the results repository
+"""``stylebench results add|validate|submit|table|export``: the results repository
 (:mod:`evaluators.results.repository`)."""
 
 from __future__ import annotations
@@ -42,8 +42,9 @@ def COMMAND() -> None:
     "--model-meta",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     default=None,
-    help="JSON/YAML: name, revision, license, n_parameters, embedding_dim, max_tokens, "
-    "open_weights, training_data, reference.",
+    help="JSON/YAML: name, revision, license, n_parameters, embed_dim, max_tokens, "
+    "open_weights, training_datasets, release_date, languages, framework, "
+    "similarity_fn_name, reference (MTEB's names; embedding_dim, training_data still read).",
 )
 @click.option(
     "--model",
@@ -200,3 +201,30 @@ def table(repo: str, out: Path, scores: Path | None, hub: bool, workdir: Path | 
                 markup=False,
                 highlight=False,
             )
+
+
+@COMMAND.command(name="export")
+@click.argument("repo")
+@click.argument("out", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["mteb"]),
+    required=True,
+    help="mteb: MTEB's results layout, read by mteb.ResultCache(OUT).load_results().",
+)
+@_HUB
+@_WORKDIR
+def export(repo: str, out: Path, fmt: str, hub: bool, workdir: Path | None) -> None:
+    """Write the results repository REPO in another tool's layout under OUT
+    (docs/guides/share-results.md: the mapping of datasets and tasks to MTEB tasks)."""
+    from evaluators.results.mteb_export import export_mteb
+    from evaluators.results.repository import open_repo
+
+    target = open_repo(repo, workdir, hub)
+    report = export_mteb(target.root, out)
+    _console().print(
+        f"{report.results} results of {report.models} model revisions -> {out} ({fmt})",
+        markup=False,
+        highlight=False,
+    )

@@ -5,13 +5,17 @@ results repository, comparisons), versioned and migrated.
 Layout (``schema_version`` 2; a file without ``schema_version`` is version 1, the
 runner's dict before this module, and is migrated on read):
 
-``schema_version``, ``task``, ``dataset`` (``name``, ``ref`` as given, ``id`` the STEB
+``schema_version``, ``task``, ``dataset`` (``name``, ``ref`` as given when it is a Hub id
+or relative, else the folder's name, never the submitter's absolute path; ``id`` the STEB
 dataset id, ``repo`` the Hub repo, ``config``, ``schema``, ``split``, ``fingerprint`` of
-the rows, ``revision`` of the build when known), ``model`` (``name``, ``identity``,
+the rows, ``revision`` of the Hub dataset, or for a local build its content fingerprint
+``local-<fingerprint>``; ``languages`` as MTEB writes them, ``eng-Latn``), ``model`` (``name``, ``identity``,
 ``revision``, ``n_parameters``, ``embedding_dim``, ``max_tokens``), ``run`` (the settings
 that decide the numbers: ``protocol``, ``seed``, ``sampling``, ``submetrics``),
 ``main_score_name``, ``main_score``, ``metrics``, ``counts``, ``embedding``
 (``texts``, ``unique_texts``, ``texts_encoded``, ``texts_from_cache``), ``timings``,
+``evaluation_time`` (seconds, encoding and scoring; MTEB's field; a record without it
+reads the sum of its timings),
 ``execution`` (batch size, devices: how it ran, not what it computed), ``seed``,
 ``versions``, ``hardware``, ``created_at``, ``details`` (CIs in ``details.ci95``,
 per-group scores, sampling), ``items`` (per-unit data,
@@ -47,7 +51,7 @@ SCHEMA_VERSION = 2
 # top-level fields that describe one execution, not the result (see stable_json)
 # (``embedding``: how many texts the embed step saw and found cached, which depends on
 # what else was embedded with the task in one step and on the cache, not on the result)
-VOLATILE = ("embedding", "timings", "execution", "hardware", "created_at")
+VOLATILE = ("embedding", "timings", "evaluation_time", "execution", "hardware", "created_at")
 REQUIRED = ("model", "dataset", "task", "main_score_name", "main_score", "metrics")
 
 
@@ -62,6 +66,7 @@ class DatasetInfo:
     split: str | None = None
     fingerprint: str = ""
     revision: str | None = None
+    languages: list[str] = field(default_factory=list)  # as MTEB writes them: eng-Latn
 
 
 @dataclass
@@ -95,6 +100,7 @@ class ResultRecord:
     items: dict[str, Any] | None = None
     schema_version: int = SCHEMA_VERSION
     migrated_from: int | None = None
+    evaluation_time: float | None = None  # seconds, encoding and scoring (as MTEB's)
 
     # ------------------------------------------------------------------ JSON
     def to_dict(self) -> dict[str, Any]:
@@ -110,6 +116,7 @@ class ResultRecord:
             "counts": self.counts,
             "embedding": self.embedding,
             "timings": self.timings,
+            "evaluation_time": self.evaluation_time,
             "execution": _json_safe(self.execution),
             "seed": self.seed,
             "versions": self.versions,
@@ -181,6 +188,7 @@ class ResultRecord:
                 details=dict(payload.get("details") or {}),
                 items=payload.get("items"),
                 migrated_from=payload.get("migrated_from"),
+                evaluation_time=_evaluation_time(payload),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise DataError(f"{source}: result record lacks or mistypes field {error}") from None
@@ -221,6 +229,19 @@ class ResultRecord:
             values, counts = units["values"], units["counts"]
             return float(sum(v * c for v, c in zip(values, counts, strict=True)) / sum(counts))
         raise ValueError("the record keeps no per-item data to re-derive its main score from")
+
+
+def _evaluation_time(payload: dict[str, Any]) -> float | None:
+    """``evaluation_time`` as recorded, else (a record written before it was) the sum
+    of the recorded timings; None when there are none."""
+    value = payload.get("evaluation_time")
+    if value is not None:
+        return float(value)
+    timings = payload.get("timings") or {}
+    parts = [timings.get(k) for k in ("encode_seconds", "evaluation_seconds")]
+    if all(isinstance(p, int | float) and not isinstance(p, bool) for p in parts):
+        return round(float(sum(parts)), 4)
+    return None
 
 
 def _fields(cls: type) -> list[str]:

@@ -13,10 +13,13 @@ Layout (as MTEB's results repository, one folder per model and revision)::
 * ``<dataset slug>`` the same rule over the record's dataset id (``steb/pastel_age`` ->
   ``steb__pastel_age``), ``<task>.json`` one :class:`~evaluators.results.record.ResultRecord`
   (always schema version 2 in the repository: ``add`` migrates version-1 files);
-* ``model_meta.json`` (:data:`META_KEYS`): ``name`` (public name), ``revision``,
-  ``run_name`` (the model name the records carry), ``license``, ``n_parameters``,
-  ``embedding_dim``, ``max_tokens``, ``open_weights``, ``training_data`` (dataset ids the
-  model was trained on: the contamination flag of ``validate``), ``reference``;
+* ``model_meta.json`` (:data:`META_KEYS`, MTEB's ``ModelMeta`` field names where they mean
+  the same thing): ``name`` (public name), ``revision``, ``run_name`` (the model name the
+  records carry), ``release_date``, ``languages``, ``license``, ``n_parameters``,
+  ``embed_dim``, ``max_tokens``, ``open_weights``, ``framework``, ``similarity_fn_name``,
+  ``training_datasets`` (dataset ids the model was trained on: the contamination flag of
+  ``validate``), ``reference``. The names before MTEB's (``embedding_dim``,
+  ``training_data``) are migrated on read (:func:`migrate_meta`);
 * ``run_settings.json`` (:data:`SETTINGS_KEYS`): the settings every record of the folder
   shares: ``benchmark`` and ``benchmark_version`` it was run for, ``stylebench_version``,
   ``protocol`` and ``seed``. The per-task settings (``sampling``, ``submetrics``) stay in
@@ -39,6 +42,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -67,14 +71,22 @@ META_KEYS = (
     "name",
     "revision",
     "run_name",
+    "release_date",
+    "languages",
     "license",
     "n_parameters",
-    "embedding_dim",
+    "embed_dim",
     "max_tokens",
     "open_weights",
-    "training_data",
+    "framework",
+    "similarity_fn_name",
+    "training_datasets",
     "reference",
 )
+#: model_meta.json keys before MTEB's names -> MTEB's (:func:`migrate_meta`)
+LEGACY_META_KEYS = {"embedding_dim": "embed_dim", "training_data": "training_datasets"}
+#: MTEB's ``ScoringFunction`` values
+SIMILARITY_FUNCTIONS = ("cosine", "dot", "euclidean", "manhattan", "MaxSim", "custom")
 SETTINGS_KEYS = ("benchmark", "benchmark_version", "stylebench_version", "protocol", "seed")
 RUN_KEYS = ("protocol", "seed", "sampling", "submetrics")  # each record's ``run`` block
 SHARED_RUN_KEYS = ("protocol", "seed")  # the ones run_settings.json holds for all
@@ -171,12 +183,51 @@ META_SCHEMA: dict[str, tuple[tuple[type, ...], Any, str]] = {
     "run_name": ((str,), lambda v: 0 < len(v) <= 300, "a string (or null)"),
     "license": ((str,), lambda v: len(v) <= 200, "a string (or null)"),
     "n_parameters": (_INT, lambda v: 0 < v <= 10**13, "an integer in 1 .. 10^13 (or null)"),
-    "embedding_dim": (_INT, lambda v: 0 < v <= 10**6, "an integer in 1 .. 10^6 (or null)"),
+    "embed_dim": (_INT, lambda v: 0 < v <= 10**6, "an integer in 1 .. 10^6 (or null)"),
     "max_tokens": (_INT, lambda v: 0 < v <= 10**9, "an integer in 1 .. 10^9 (or null)"),
     "open_weights": ((bool,), None, "true, false or null"),
-    "training_data": ((str, list), None, "a dataset id or a list of dataset ids (or null)"),
+    "training_datasets": (
+        (str, list, dict),
+        None,
+        "a dataset id, a list of dataset ids or a mapping of dataset id to splits (or null)",
+    ),
     "reference": ((str,), lambda v: len(v) <= 2000, "a string (URL) of at most 2000 characters"),
+    "release_date": (
+        (str,),
+        lambda v: re.fullmatch(r"\d{4}-\d{2}-\d{2}", v) is not None,
+        "a date YYYY-MM-DD (or null)",
+    ),
+    "languages": (
+        (list,),
+        lambda v: all(isinstance(c, str) and _LANGUAGE.fullmatch(c) for c in v),
+        "a list of ISO 639-3 codes with their script, as MTEB writes them ('eng-Latn')",
+    ),
+    "framework": (
+        (list,),
+        lambda v: all(isinstance(c, str) and 0 < len(c) <= 100 for c in v),
+        "a list of framework names, as MTEB's ('Sentence Transformers', 'PyTorch', 'NumPy')",
+    ),
+    "similarity_fn_name": (
+        (str,),
+        lambda v: v in SIMILARITY_FUNCTIONS,
+        f"one of {', '.join(SIMILARITY_FUNCTIONS)} (MTEB's scoring functions) or null",
+    ),
 }
+_LANGUAGE = re.compile(r"[a-z]{3}-[A-Z][a-z]{3}")
+
+
+def migrate_meta(meta: Any) -> Any:
+    """A ``model_meta.json`` mapping with the names before MTEB's (``embedding_dim``,
+    ``training_data``) as MTEB's (``embed_dim``, ``training_datasets``); anything else,
+    and a mapping holding both an old and a new name, as it is (the schema check names
+    the old key then)."""
+    if not isinstance(meta, dict):
+        return meta
+    out = {}
+    for key, value in meta.items():
+        new = LEGACY_META_KEYS.get(key)
+        out[new if new is not None and new not in meta else key] = value
+    return out
 
 
 def meta_problems(meta: Any) -> list[str]:
@@ -186,7 +237,10 @@ def meta_problems(meta: Any) -> list[str]:
     if not isinstance(meta, dict):
         return [f"model metadata is a mapping of {', '.join(META_KEYS)}, not {type(meta).__name__}"]
     problems = [
-        f"unknown key {key!r} (known: {', '.join(META_KEYS)})"
+        f"key {key!r} (the old name of key {LEGACY_META_KEYS[key]!r}) given beside "
+        f"{LEGACY_META_KEYS[key]!r}: keep one"
+        if key in LEGACY_META_KEYS
+        else f"unknown key {key!r} (known: {', '.join(META_KEYS)})"
         for key in meta
         if key not in META_SCHEMA
     ]
@@ -197,7 +251,7 @@ def meta_problems(meta: Any) -> list[str]:
             continue
         types, check, what = META_SCHEMA[key]
         ok = isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
-        if ok and key == "training_data":
+        if ok and key == "training_datasets":
             ok = training_data(value) is not None
         if ok and check is not None:
             ok = bool(check(value))
@@ -208,11 +262,14 @@ def meta_problems(meta: Any) -> list[str]:
 
 
 def training_data(value: Any) -> list[str] | None:
-    """``training_data`` as a list of dataset ids: a string is one id, a list of strings
-    is kept, null is the empty list; None when it is neither (the one normalisation, used
-    by ``add`` and by ``validate``'s contamination check)."""
+    """``training_datasets`` as a list of dataset ids: a string is one id, a list of
+    strings is kept, a mapping (MTEB 1.x: dataset id -> splits) gives its keys, null is
+    the empty list; None when it is neither (the one normalisation, used by ``add`` and
+    by ``validate``'s contamination check)."""
     if value is None:
         return []
+    if isinstance(value, dict):
+        value = list(value)
     if isinstance(value, str):
         return [value] if value.strip() else []
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
@@ -347,7 +404,7 @@ def iter_model_folders(root: Path) -> Iterator[ModelFolder]:
     problem instead)."""
     refuse_links(root)
     for folder in revision_folders(root):
-        meta = read_json(folder / MODEL_META)
+        meta = migrate_meta(read_json(folder / MODEL_META))
         problems = meta_problems(meta)
         if problems:
             raise DataError(f"{folder / MODEL_META}: {'; '.join(problems)}")
@@ -424,6 +481,7 @@ def load_meta_file(path: Path | None) -> dict[str, Any]:
             raise DataError(f"{path}: not readable JSON ({error})") from None
     if not isinstance(payload, dict):
         raise DataError(f"{path}: model metadata is a mapping of {', '.join(META_KEYS)}")
+    payload = migrate_meta(payload)
     problems = meta_problems({"name": "x", **payload})
     if problems:
         raise DataError(f"{path}: {'; '.join(problems)}")
@@ -441,16 +499,28 @@ def model_meta(records: Sequence[ResultRecord], given: Mapping[str, Any]) -> dic
         "name": name,
         "revision": revision,
         "run_name": name,
+        "release_date": None,
+        "languages": None,
         "license": None,
         "n_parameters": None,
-        "embedding_dim": None,
+        "embed_dim": None,
         "max_tokens": None,
         "open_weights": None,
-        "training_data": None,
+        "framework": None,
+        "similarity_fn_name": None,
+        "training_datasets": None,
         "reference": None,
     }
-    for key in ("n_parameters", "embedding_dim", "max_tokens"):
-        values = [getattr(r.model, key) for r in records if getattr(r.model, key) is not None]
+    for key, field_name in (
+        ("n_parameters", "n_parameters"),
+        ("embed_dim", "embedding_dim"),
+        ("max_tokens", "max_tokens"),
+    ):
+        values = [
+            getattr(r.model, field_name)
+            for r in records
+            if getattr(r.model, field_name) is not None
+        ]
         meta[key] = _only(values, key, name) if values else None
     for key, value in given.items():
         if key == "run_name" and value != name:
@@ -460,8 +530,8 @@ def model_meta(records: Sequence[ResultRecord], given: Mapping[str, Any]) -> dic
                 f"--model-meta revision {value!r} contradicts the records' revision {revision!r}"
             )
         meta[key] = value
-    if meta["training_data"] is not None:
-        meta["training_data"] = training_data(meta["training_data"])
+    if meta["training_datasets"] is not None:
+        meta["training_datasets"] = training_data(meta["training_datasets"])
     problems = meta_problems(meta)
     if problems:
         raise DataError(f"model metadata of {name!r}: {'; '.join(problems)}")
@@ -576,7 +646,7 @@ def add_run(
                     f"settings ({stored}); these are {settings}"
                 )
         if (folder / MODEL_META).is_file():
-            stored = read_json(folder / MODEL_META)
+            stored = migrate_meta(read_json(folder / MODEL_META))
             if isinstance(stored, dict) and stored.get("run_name") not in (None, name):
                 raise DataError(
                     f"{folder / MODEL_META}: this model revision holds the results of "

@@ -18,7 +18,7 @@ this order (:data:`COLUMNS`):
 | ``value`` | float | its value, in [0, 1] as recorded |
 | ``ci_low``, ``ci_high`` | float or null | the task's 95 % interval for that metric (``details.ci95``) |
 | ``is_main`` | bool | the metric is the record's main score |
-| ``n_parameters``, ``embedding_dim``, ``max_tokens`` | int or null | from ``model_meta.json`` |
+| ``n_parameters``, ``embedding_dim``, ``max_tokens`` | int or null | from ``model_meta.json`` (``embed_dim``) |
 | ``open_weights`` | bool or null | from ``model_meta.json`` |
 | ``task_type`` | str | the task's family label as on the Hub (``Clustering``, ``PairClassification``, ``OrderAlignment``, ``Retrieval``, ``Probing``) |
 
@@ -92,7 +92,7 @@ def table_rows(root: Path) -> list[dict[str, Any]]:
         }
         about = {
             "n_parameters": meta.get("n_parameters"),
-            "embedding_dim": meta.get("embedding_dim"),
+            "embedding_dim": meta.get("embed_dim"),
             "max_tokens": meta.get("max_tokens"),
             "open_weights": meta.get("open_weights"),
         }

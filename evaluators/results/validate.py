@@ -46,7 +46,7 @@ Each problem is a :class:`Finding` naming the file and the reason. Refusals:
 Warnings (reported, not refused): a migrated version-1 record without per-item data that
 the base already held (version-1 files kept only the mean metrics' histograms); a record
 outside its declared benchmark; a superseded benchmark version; a model whose
-``training_data`` (a dataset id or a list of them) lists a dataset it is evaluated on
+``training_datasets`` (a dataset id or a list of them) lists a dataset it is evaluated on
 (contamination).
 """
 
@@ -85,6 +85,7 @@ from evaluators.results.repository import (
     SHARED_RUN_KEYS,
     dataset_folder,
     meta_problems,
+    migrate_meta,
     model_folder,
     read_json,
     repository_links,
@@ -257,7 +258,7 @@ def _check_meta(report: ValidationReport, rel: str, folder: Path) -> dict[str, A
         report.refuse(f"{rel}/{MODEL_META}", "missing (every model revision folder has one)")
         return None
     try:
-        meta = read_json(path)
+        meta = migrate_meta(read_json(path))
     except DataError as error:
         report.refuse(f"{rel}/{MODEL_META}", str(error).split(": ", 1)[-1])
         return None
@@ -614,12 +615,35 @@ def validate_repository(
                             seen[key] = _rel(root, path)
             _check_contamination(report, rel, meta, folder)
     if base_state.files is not None:
-        now = _json_files(root)
-        for gone in sorted(base_state.files - now):
-            report.refuse(
-                gone, f"removed result: present in the base ({base_state.label}), absent here"
-            )
+        _check_removed(report, root, base_state)
     return report
+
+
+def _check_removed(report: ValidationReport, root: Path, base: Base) -> None:
+    """Refuse what the base holds and the repository no longer does: a result file is a
+    "removed result"; a whole model revision folder gone is one "removed model revision"
+    (its model_meta.json and run_settings.json are not results); a model_meta.json or
+    run_settings.json gone from a folder that is still there is already refused as
+    missing by the folder's own checks."""
+    assert base.files is not None
+    gone = sorted(base.files - _json_files(root))
+    folders_gone: dict[str, int] = {}
+    for rel in gone:
+        folder = rel.rsplit("/", 1)[0]
+        if Path(rel).name in (MODEL_META, RUN_SETTINGS):
+            if not (root / folder).is_dir():
+                folders_gone.setdefault(folder, 0)
+            continue
+        report.refuse(rel, f"removed result: present in the base ({base.label}), absent here")
+        revision = rel.rsplit("/", 2)[0]
+        if revision in folders_gone or not (root / revision).is_dir():
+            folders_gone[revision] = folders_gone.get(revision, 0) + 1
+    for folder, n in sorted(folders_gone.items()):
+        report.refuse(
+            folder,
+            f"removed model revision: present in the base ({base.label}) with {n} results, "
+            "absent here",
+        )
 
 
 def _is_sidecar(path: Path) -> bool:
@@ -644,7 +668,7 @@ def _bad_name(
 def _check_contamination(
     report: ValidationReport, rel: str, meta: dict[str, Any] | None, folder: Path
 ) -> None:
-    trained = set(training_data((meta or {}).get("training_data")) or ())
+    trained = set(training_data((meta or {}).get("training_datasets")) or ())
     if not trained:
         return
     evaluated: set[str] = set()
@@ -660,7 +684,8 @@ def _check_contamination(
     if overlap:
         report.warn(
             f"{rel}/{MODEL_META}",
-            f"contamination: training_data lists {', '.join(overlap)}, which it is evaluated on",
+            f"contamination: training_datasets lists {', '.join(overlap)}, which it is "
+            "evaluated on",
         )
 
 

@@ -630,10 +630,11 @@ def test_a_malformed_items_block_is_a_refusal_naming_file_and_array(good: Path, 
     [
         ({"n_parameters": "lots"}, "n_parameters"),
         ({"n_parameters": True}, "n_parameters"),
-        ({"embedding_dim": -3}, "embedding_dim"),
+        ({"embed_dim": -3}, "embed_dim"),
+        ({"embedding_dim": -3}, "embed_dim"),  # the name before MTEB's, migrated on read
         ({"max_tokens": 1.5}, "max_tokens"),
         ({"open_weights": "yes"}, "open_weights"),
-        ({"training_data": [1, 2]}, "training_data"),
+        ({"training_datasets": [1, 2]}, "training_datasets"),
         ({"license": ["mit"]}, "license"),
         ({"parameters": 5}, "parameters"),
     ],
@@ -667,9 +668,9 @@ def test_training_data_as_string_or_list_warns_for_contamination(
     repo = tmp_path / "repo"
     add_run(_run_folder(tmp_path / "run", _record()), repo, path)
     meta_path = next(repo.glob("results/*/*/model_meta.json"))
-    assert isinstance(json.loads(meta_path.read_text())["training_data"], list)
+    assert isinstance(json.loads(meta_path.read_text())["training_datasets"], list)
     meta_path.write_text(
-        json.dumps({**json.loads(meta_path.read_text()), "training_data": trained})
+        json.dumps({**json.loads(meta_path.read_text()), "training_datasets": trained})
     )
     report = validate_repository(repo)
     (found,) = [f for f in report.warnings if "contamination" in f.reason]

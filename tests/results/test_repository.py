@@ -287,6 +287,30 @@ def test_refuses_a_removed_result(repo: Path, tmp_path: Path) -> None:
     assert result.exit_code != 0 and "removed result" in result.output
 
 
+def test_a_removed_model_revision_is_one_refusal_besides_its_results(
+    repo: Path, tmp_path: Path
+) -> None:
+    """#45: model_meta.json and run_settings.json are not results: a model revision folder
+    gone is "removed model revision" once, beside each of its results."""
+    base = tmp_path / "base"
+    shutil.copytree(repo, base)
+    folder = repo / "results/stylometric/no_revision_available"
+    records = sorted(p.relative_to(repo).as_posix() for p in folder.glob("*/*.json"))
+    shutil.rmtree(repo / "results/stylometric")
+    reasons = _reasons(validate_repository(repo, str(base)))
+    rel = folder.relative_to(repo).as_posix()
+    assert reasons == [
+        f"{r}: removed result: present in the base ({base}), absent here" for r in records
+    ] + [f"{rel}: removed model revision: present in the base ({base}) with 3 results, absent here"]
+    assert not any("model_meta.json" in r or "run_settings.json" in r for r in reasons)
+    # a model_meta.json gone from a folder still there: "missing", not "removed result"
+    shutil.copytree(base / "results/stylometric", repo / "results/stylometric")
+    (folder / "model_meta.json").unlink()
+    reasons = _reasons(validate_repository(repo, str(base)))
+    assert reasons[0] == f"{rel}/model_meta.json: missing (every model revision folder has one)"
+    assert not any("removed" in r for r in reasons)
+
+
 # ------------------------------------------------------------------------------ submit
 
 
@@ -450,7 +474,7 @@ def test_model_results_push_is_a_pull_request(repo: Path, monkeypatch: pytest.Mo
 def test_contamination_is_a_warning(repo: Path) -> None:
     meta_path = repo / "results/stylometric/no_revision_available/model_meta.json"
     meta = json.loads(meta_path.read_text())
-    meta["training_data"] = [REPO, "steb/ASSET"]
+    meta["training_datasets"] = [REPO, "steb/ASSET"]
     meta_path.write_text(json.dumps(meta))
     report = validate_repository(repo)
     assert report.ok
