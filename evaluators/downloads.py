@@ -85,40 +85,40 @@ def settings_from(values: dict[str, Any]) -> DownloadSettings | None:
     )
 
 
+#: ``build``'s download options: (flag, click settings, help)
+DOWNLOAD_OPTIONS: tuple[tuple[str, dict[str, Any], str], ...] = (
+    (
+        "--download",
+        {"is_flag": True},
+        "Fetch each dataset's raw data from its declared source into "
+        "$STYLEBENCH_CACHE/downloads, verify its SHA-256s, then build.",
+    ),
+    (
+        "--mirror",
+        {"metavar": "URL"},
+        "With --download: fetch every file from <URL>/<host>/<path> instead of its host "
+        "(default: $STYLEBENCH_MIRROR).",
+    ),
+    (
+        "--manual-dir",
+        {"type": click.Path(path_type=Path)},
+        "With --download: where files of gated sources are put by hand, one folder per "
+        "source (default: $STYLEBENCH_CACHE/downloads/manual).",
+    ),
+    (
+        "--accept-terms",
+        {"is_flag": True},
+        "With --download: accept the sources' terms of use without asking.",
+    ),
+)
+
+
 def download_options(command: Any, no_progress_option: Any) -> Any:
-    """The options ``build`` gets for ``--download`` (``no_progress_option``: the CLI's
-    ``--no-progress``)."""
-    for decorate in reversed(
-        [
-            click.option(
-                "--download",
-                is_flag=True,
-                help="Fetch each dataset's raw data from its declared source into "
-                "$STYLEBENCH_CACHE/downloads, verify its SHA-256s, then build.",
-            ),
-            click.option(
-                "--mirror",
-                default=None,
-                metavar="URL",
-                help="With --download: fetch every file from <URL>/<host>/<path> instead of "
-                "its host (default: $STYLEBENCH_MIRROR).",
-            ),
-            click.option(
-                "--manual-dir",
-                type=click.Path(path_type=Path),
-                default=None,
-                help="With --download: where files of gated sources are put by hand, one "
-                "folder per source (default: $STYLEBENCH_CACHE/downloads/manual).",
-            ),
-            click.option(
-                "--accept-terms",
-                is_flag=True,
-                help="With --download: accept the sources' terms of use without asking.",
-            ),
-            no_progress_option,
-        ]
-    ):
-        command = decorate(command)
+    """``command`` with :data:`DOWNLOAD_OPTIONS` and ``no_progress_option`` (the CLI's
+    ``--no-progress``), in that order in its help."""
+    command = no_progress_option(command)
+    for flag, settings, text in reversed(DOWNLOAD_OPTIONS):
+        command = click.option(flag, help=text, **settings)(command)
     return command
 
 

@@ -9,7 +9,10 @@ of a release; the CLI passes it in)::
                                          huggingface.co/datasets/<repo>/resolve/<rev>/<file>,
                                          <host>/<path> of a plain HTTPS file)
     downloads/manual/<source>/           where a gated source's files are put by hand
-    downloads/extracted/<source>/        the raw folder a builder reads, verified
+    downloads/extracted/<source>/        the raw folder a builder reads, verified (the
+                                         download's files and nothing else)
+    downloads/extracted/.<source>.json   what it was made from (written last: without
+                                         it the folder is made again)
 
 A mirror (``--mirror URL`` / ``STYLEBENCH_MIRROR``) serves the same layout as
 ``downloads/<host>/<path>``: ``<mirror>/<host>/<path>``. So a filled download cache,
@@ -44,7 +47,6 @@ from dataset_scripts.sources.extract import extract, place_file
 from dataset_scripts.sources.http import DownloadError, Limits, disk_error
 from dataset_scripts.sources.http import fetch as http_fetch
 
-MARKER = ".stylebench_source.json"
 EXTRACTED, MANUAL = "extracted", "manual"
 CACHED, VERIFIED, UNVERIFIED, GATED, MISSING = (
     "cached",
@@ -124,6 +126,12 @@ def extracted_folder(root: Path, source: Source) -> Path:
     return root / EXTRACTED / source.name
 
 
+def marker_file(root: Path, source: Source) -> Path:
+    """Beside the raw folder, not in it: a builder reading every ``*.json`` of its folder
+    sees the download's files only."""
+    return root / EXTRACTED / f".{source.name}.json"
+
+
 def fingerprint(source: Source, entries: list[Entry]) -> str:
     """What a raw folder was made from: the downloads and the hashes it was checked with."""
     import hashlib
@@ -137,8 +145,8 @@ def status(source: Source, options: Options) -> str:
     hashes), cached (downloaded, no hashes recorded: unverified), gated (files to put in
     the manual folder), unverified (not downloaded, no hashes) or not downloaded."""
     entries = options.entries(source.name)
-    marker = extracted_folder(options.root, source) / MARKER
-    if marker.is_file():
+    marker = marker_file(options.root, source)
+    if marker.is_file() and extracted_folder(options.root, source).is_dir():
         try:
             info = json.loads(marker.read_text())
         except (OSError, ValueError):
@@ -185,12 +193,19 @@ def prepare(
                 "the host served; a maintainer pins it with `stylebench sources record`)"
             )
         result.seconds["verify"] += time.perf_counter() - t0
-        (staging / MARKER).write_text(
-            json.dumps({"source": source.name, "fingerprint": stamp, "verified": bool(entries)})
-        )
+        marker = marker_file(options.root, source)
+        marker.unlink(missing_ok=True)  # no stale "verified" while the folder changes
         if final.exists():
             _remove_tree(final)
         os.replace(staging, final)
+        written = marker.with_name(marker.name + f".{os.getpid()}")
+        try:
+            written.write_text(
+                json.dumps({"source": source.name, "fingerprint": stamp, "verified": bool(entries)})
+            )
+            os.replace(written, marker)
+        finally:
+            written.unlink(missing_ok=True)
     except OSError as error:
         raise disk_error(error, final.parent) from None
     finally:
@@ -391,7 +406,7 @@ def record(source: Source, options: Options) -> list[Entry]:
         options.limits,
     )
     prepared = prepare(source, scratch)
-    lines = entries_for_folder(source.name, prepared.folder, skip=(MARKER,))
+    lines = entries_for_folder(source.name, prepared.folder)
     for download in source.downloads:
         local = (
             options.root / download.site_path()

@@ -28,7 +28,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -49,14 +49,13 @@ class Limits:
 
     @classmethod
     def from_env(cls) -> Limits:
-        env = os.environ.get
-        return cls(
-            timeout=float(env("STYLEBENCH_DOWNLOAD_TIMEOUT") or cls.timeout),
-            retries=int(env("STYLEBENCH_DOWNLOAD_RETRIES") or cls.retries),
-            backoff=float(env("STYLEBENCH_DOWNLOAD_BACKOFF") or cls.backoff),
-            min_rate=float(env("STYLEBENCH_DOWNLOAD_MIN_RATE") or cls.min_rate),
-            rate_window=float(env("STYLEBENCH_DOWNLOAD_RATE_WINDOW") or cls.rate_window),
-        )
+        """The defaults, each overridden by ``STYLEBENCH_DOWNLOAD_<FIELD>`` when set."""
+        values = {}
+        for item in fields(cls):
+            given = os.environ.get(f"STYLEBENCH_DOWNLOAD_{item.name.upper()}")
+            if given:
+                values[item.name] = int(given) if item.name == "retries" else float(given)
+        return cls(**values)
 
 
 class _Retry(Exception):

@@ -81,6 +81,7 @@ class Hosts:
     hub: dict[str, dict[str, bytes]] = field(default_factory=dict)  # repo -> {path: bytes}
     faults: dict[str, tuple[str, int]] = field(default_factory=dict)  # path -> (kind, arg)
     log: list[tuple[str, str, str]] = field(default_factory=list)  # (method, path, range)
+    members: dict[str, dict[str, bytes]] = field(default_factory=dict)  # site path -> files
     port: int = 0
 
     @property
@@ -88,9 +89,15 @@ class Hosts:
         return f"http://127.0.0.1:{self.port}"
 
     def add_source(self, source: Source, copy: Path) -> None:
-        """Serve every download of ``source`` at its host's path and under /mirror."""
+        """Serve every download of ``source`` at its host's path and under /mirror. Sources
+        that take different members of one download (one Zenodo zip, one repository
+        archive) are served one archive holding the files of all of them."""
         for download in source.downloads:
-            files = copy_files(source, download, copy)
+            files = {
+                **self.members.get(download.site_path(), {}),
+                **copy_files(source, download, copy),
+            }
+            self.members[download.site_path()] = files
             if download.kind == "github":
                 repo = download.location.split("/")[1]
                 body = tarball(f"{repo}-{download.revision}/", files)
@@ -100,7 +107,7 @@ class Hosts:
                 self.files[f"/records/{download.location}/files/{download.filename}"] = body
             elif download.kind == "hub":
                 repo_files = {download.filename: zipped(files)} if download.archive else files
-                self.hub[download.location] = repo_files
+                self.hub.setdefault(download.location, {}).update(repo_files)
                 for name, data in repo_files.items():
                     self.files[f"/mirror/{download.site_path()}/{name}"] = data
                 continue

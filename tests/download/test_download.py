@@ -126,7 +126,7 @@ def test_build_download_through_a_mirror_equals_raw_builds(
     assert (
         downloads / "zenodo.org/records/14891299/files/pan25-multi-author-analysis.zip"
     ).is_file()
-    assert not list(downloads.rglob("*.part")) and not list(downloads.glob("extracted/.*"))
+    assert not list(downloads.rglob("*.part")) and not list(downloads.glob("extracted/.*partial*"))
     # item 7: what a maintainer publishes after building: every release repo and file
     from dataset_scripts.registry import releases
 
@@ -142,7 +142,7 @@ def test_build_download_through_a_mirror_equals_raw_builds(
 
 
 def test_build_download_from_each_hosts_layout(
-    hosts: Hosts, raw_build: dict[str, str], tmp_path: Path
+    hosts: Hosts, raw_build: dict[str, str], corpora: Path, tmp_path: Path
 ) -> None:
     """No mirror: the GitHub archive, the Zenodo record file and the Hub repo through
     huggingface_hub (HF_ENDPOINT) at their own URLs; then `sources list` says verified."""
@@ -173,6 +173,13 @@ def test_build_download_from_each_hosts_layout(
     )
     assert ("GET", "/datasets/barilan/blog_authorship_corpus/resolve/"
             "0123456789abcdef0123456789abcdef01234567/data/blogs.zip") in calls  # fmt: skip
+    # the builder's folder holds the download's files and nothing else (no bookkeeping
+    # file: a builder reading every *.json of its folder, as PASTEL's does, sees none)
+    extracted = cache / "downloads" / "extracted" / "CDS_samples"
+    copy = corpora / "CDS_samples"
+    assert sorted(p.relative_to(extracted) for p in extracted.rglob("*") if p.is_file()) == sorted(
+        p.relative_to(copy) for p in copy.rglob("*") if p.is_file() and p.name != "SOURCE.txt"
+    )
     listed = run_cli(["sources", "list", "--format", "json"], env=env)
     rows = {r["source"]: r for r in json.loads(listed.stdout)}
     assert rows["CDS_samples"]["status"] == "verified"
