@@ -479,7 +479,6 @@ RAW_SOURCES = (
             ),
         ),
         license="no licence files (RAIDAR, GEDE)",
-        homepage="https://github.com/cvlab-columbia/RaidarLLMDetect",
         datasets=("arb/quartets",),
         note="joins RAIDAR's Arxiv/ and GEDE's datasets/ in one folder; no hashes recorded (the raidar and gede_prelim sources hold the same files, recorded)",
     ),

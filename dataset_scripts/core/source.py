@@ -16,7 +16,9 @@ listed in ``datasets``. Each :class:`Download` is one file fetched from one host
 
 ``members`` map paths of the download (a folder ends with ``/``; ``""`` is everything)
 to paths of the source's raw folder, so that the folder the builder reads is laid out as
-the builder expects whatever the host's layout. The SHA-256 and size of every file the
+the builder expects whatever the host's layout; the helpers below take a plain path for
+a member kept at the same path. A source's ``homepage`` defaults to its first download's
+page (the repository, the record, the Hub dataset). The SHA-256 and size of every file the
 builder reads live in the checksum registry shipped with the code
 (``dataset_scripts/sources/checksums.tsv``), not here: ``stylebench sources record``
 writes them.
@@ -110,6 +112,18 @@ class Download:
             return f"{base.rstrip('/')}/datasets/{self.location}"
         return self.location
 
+    @property
+    def page(self) -> str:
+        """The web page of the download: the repository, the record, the Hub dataset or
+        the URL itself."""
+        if self.kind == "github":
+            return f"https://github.com/{self.location}"
+        if self.kind == "zenodo":
+            return f"https://zenodo.org/records/{self.location}"
+        if self.kind == "hub":
+            return f"https://huggingface.co/datasets/{self.location}"
+        return self.location
+
     def describe(self) -> str:
         """One line: kind, where, which revision."""
         at = f"@{self.revision[:12]}" if self.revision else " (revision not pinned)"
@@ -128,17 +142,17 @@ class Download:
 class Source:
     """The raw download of one or more datasets (see the module docstring).
 
-    ``gated``: a person must register, request access, log in or accept a licence first;
-    then ``instructions`` say how, and the files go into the manual folder. ``terms`` are
-    the conditions a user accepts by downloading (shown; ``--accept-terms`` proceeds
-    without asking). ``note`` says how the declaration was established (what a copy was
+    ``gated`` (by default: whether a download is ``manual``): a person must register,
+    request access, log in or accept a licence first; then ``instructions`` say how, and
+    the files go into the manual folder. ``terms`` are the conditions a user accepts by
+    downloading (shown; ``--accept-terms`` proceeds without asking). ``note`` says how the declaration was established (what a copy was
     compared with, what is not pinned)."""
 
     name: str  # the folder the builder reads: the datasets' raw_hint
     downloads: tuple[Download, ...]
     license: str
-    homepage: str = ""
-    gated: bool = False
+    homepage: str = ""  # default: the first download's page
+    gated: bool | None = None  # default: whether a download is a manual one
     instructions: str = ""
     terms: str = ""
     datasets: tuple[str, ...] = ()  # ids fed besides those with raw_hint == name
@@ -149,8 +163,12 @@ class Source:
             raise ValueError(f"source {self.name!r} declares no download")
         if "/" in self.name or self.name.startswith("."):
             raise ValueError(f"source name {self.name!r} must be a plain folder name")
+        if self.gated is None:
+            object.__setattr__(self, "gated", any(d.kind == "manual" for d in self.downloads))
         if self.gated and not self.instructions:
             raise ValueError(f"gated source {self.name!r} needs instructions")
+        if not self.homepage:
+            object.__setattr__(self, "homepage", self.downloads[0].page)
 
     def covers(self, rel: str) -> bool:
         """Whether raw-folder path ``rel`` is one that a download's members produce."""
@@ -174,31 +192,36 @@ class Source:
         return all(d.pinned for d in self.downloads)
 
 
-def github(repo: str, commit: str, members: tuple[tuple[str, str], ...] = (("", ""),)) -> Download:
+#: a download's members as the helpers take them: a (download path, raw-folder path)
+#: pair, or one path kept the same in both
+Members = tuple[str | tuple[str, str], ...]
+EVERYTHING: Members = (("", ""),)
+
+
+def _pairs(members: Members) -> tuple[tuple[str, str], ...]:
+    return tuple((m, m) if isinstance(m, str) else m for m in members)
+
+
+def github(repo: str, commit: str, members: Members = EVERYTHING) -> Download:
     """A repository's archive at ``commit``, ``members`` mapped into the raw folder."""
-    return Download("github", repo, commit, archive="tar.gz", members=members)
+    return Download("github", repo, commit, archive="tar.gz", members=_pairs(members))
 
 
 def zenodo(
-    record: str,
-    filename: str,
-    archive: str = "zip",
-    members: tuple[tuple[str, str], ...] = (("", ""),),
+    record: str, filename: str, archive: str = "zip", members: Members = EVERYTHING
 ) -> Download:
     """One file of a Zenodo record (records are immutable: the id pins the revision)."""
-    return Download("zenodo", record, filename=filename, archive=archive, members=members)
+    return Download("zenodo", record, filename=filename, archive=archive, members=_pairs(members))
 
 
 def hub(
-    repo: str,
-    revision: str,
-    members: tuple[tuple[str, str], ...],
-    filename: str = "",
-    archive: str = "",
+    repo: str, revision: str, members: Members, filename: str = "", archive: str = ""
 ) -> Download:
     """Files of a Hub dataset repo at ``revision``: ``members``' sources are repo paths,
     or, with ``archive``, paths inside the repo file ``filename``."""
-    return Download("hub", repo, revision, filename=filename, archive=archive, members=members)
+    return Download(
+        "hub", repo, revision, filename=filename, archive=archive, members=_pairs(members)
+    )
 
 
 def https(url: str, to: str, archive: str = "") -> Download:
@@ -208,11 +231,8 @@ def https(url: str, to: str, archive: str = "") -> Download:
 
 
 def manual(
-    page: str,
-    filename: str = "",
-    archive: str = "",
-    members: tuple[tuple[str, str], ...] = (("", ""),),
+    page: str, filename: str = "", archive: str = "", members: Members = EVERYTHING
 ) -> Download:
     """A file a person downloads from ``page`` (a form, a login) into the manual folder;
     without ``filename``, the release's files themselves (unpacked) go there."""
-    return Download("manual", page, filename=filename, archive=archive, members=members)
+    return Download("manual", page, filename=filename, archive=archive, members=_pairs(members))

@@ -686,24 +686,18 @@ RAW_SOURCES = (
                 "NLP2CT/DetectRL",
                 "3472f0ae3cc81133c821e901f6d5c8f79c60dd23",
                 (
-                    ("Benchmark/Tasks/Task1/", "Benchmark/Tasks/Task1/"),
-                    ("Benchmark/Tasks/Task4/", "Benchmark/Tasks/Task4/"),
+                    "Benchmark/Tasks/Task1/",
+                    "Benchmark/Tasks/Task4/",
                 ),
             ),
         ),
         license="no licence file (NeurIPS 2024 D&B benchmark)",
-        homepage="https://github.com/NLP2CT/DetectRL",
         note="the copy here is gzip'ed; the recorded hashes are its content's, i.e. the original files'",
     ),
     Source(
         "m4_llama2",
-        (
-            github(
-                "mbzuai-nlp/M4", "3045ae6ddedc6caefcb146a72d6936c1a3b0c237", (("data/", "data/"),)
-            ),
-        ),
+        (github("mbzuai-nlp/M4", "3045ae6ddedc6caefcb146a72d6936c1a3b0c237", ("data/",)),),
         license="SemEval-2024 Task 8 data policy (no licence stated)",
-        homepage="https://github.com/mbzuai-nlp/M4",
     ),
     Source(
         "gede_prelim",
@@ -711,18 +705,16 @@ RAW_SOURCES = (
             github(
                 "lukasgehring/Assessing-LLM-Text-Detection-in-Educational-Contexts",
                 "0f73f6f6daa6847c699631560e1b7a9432cbb1d9",
-                (("datasets/", "datasets/"),),
+                ("datasets/",),
             ),
         ),
         license="no licence file",
-        homepage="https://github.com/lukasgehring/Assessing-LLM-Text-Detection-in-Educational-Contexts",
         note="the copy here takes files from several commits (its commits.txt; most at this one) and gzip'ed them; the recorded hashes are their content's",
     ),
     Source(
         "m4_peerread",
-        (github("mbzuai-nlp/M4", "main", (("data/", "data/"),)),),
+        (github("mbzuai-nlp/M4", "main", ("data/",)),),
         license="SemEval-2024 Task 8 data policy (no licence stated)",
-        homepage="https://github.com/mbzuai-nlp/M4",
         datasets=("steb/machine_text_detection_M4_peerread",),
         note="revision not pinned here (no GitHub access): the default branch, unverified; the large files may live outside git",
     ),
@@ -730,7 +722,6 @@ RAW_SOURCES = (
         "mage",
         (hub("yaful/MAGE", "", (("", ""),)),),
         license="see the yaful/MAGE dataset card",
-        homepage="https://huggingface.co/datasets/yaful/MAGE",
         datasets=tuple(
             f"steb/machine_text_detection_MAGE_{d}"
             for d in (
@@ -754,7 +745,6 @@ RAW_SOURCES = (
             (manual("https://pan.webis.de/data.html"),),
             license=PAN_LICENSE,
             homepage="https://pan.webis.de/data.html",
-            gated=True,
             instructions=PAN_REQUEST,
             terms="PAN shared-task data: research use; do not redistribute.",
             datasets=ids,

@@ -156,14 +156,13 @@ RAW_SOURCES = (
                 "facebookresearch/asset",
                 "9d659040d0d8942dbc4cd65cf357563b43fd9ab4",
                 (
-                    ("dataset/", "dataset/"),
-                    ("human_ratings/", "human_ratings/"),
+                    "dataset/",
+                    "human_ratings/",
                     ("README.md", ""),
                     ("LICENSE", ""),
                 ),
             ),
         ),
         license="CC BY-NC 4.0",
-        homepage="https://github.com/facebookresearch/asset",
     ),
 )

@@ -231,10 +231,9 @@ RAW_SOURCES = (
             github(
                 "keithecarlson/StyleTransferBibleData",
                 "1c6c8eec242d496c40531d740cd0d57f5f195d05",
-                (("Data/Bibles/", "Data/Bibles/"), ("README.md", ""), ("Results/Results.csv", "")),
+                ("Data/Bibles/", ("README.md", ""), ("Results/Results.csv", "")),
             ),
         ),
         license="public-domain texts; LEB under Lexham's free-use licence (attribution)",
-        homepage="https://github.com/keithecarlson/StyleTransferBibleData",
     ),
 )

@@ -113,11 +113,10 @@ RAW_SOURCES = (
             github(
                 "martiansideofthemoon/style-transfer-paraphrase",
                 "a7056305494ae6e713666da1592c2696775828ab",
-                (("data_samples/", "data_samples/"), ("LICENSE", "")),
+                ("data_samples/", ("LICENSE", "")),
             ),
         ),
         license="MIT (repository); cite each style's original source",
-        homepage="https://github.com/martiansideofthemoon/style-transfer-paraphrase",
         note="the sample release; the full corpus is billray110/corpus-of-diverse-styles on the Hub",
     ),
 )

@@ -88,10 +88,9 @@ RAW_SOURCES = (
             github(
                 "cldf-datasets/ewave",
                 "02a93c25920696e2ce3ca7d8fc2ce44baf5a43ed",
-                (("cldf/", "cldf/"), ("raw/", "raw/"), ("README.md", ""), ("LICENSE", "")),
+                ("cldf/", "raw/", ("README.md", ""), ("LICENSE", "")),
             ),
         ),
         license="CC BY 3.0",
-        homepage="https://github.com/cldf-datasets/ewave",
     ),
 )

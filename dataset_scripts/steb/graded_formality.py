@@ -148,8 +148,6 @@ RAW_SOURCES = (
         "graded_formality",
         (manual("https://huggingface.co/datasets/cardiffnlp/tweet_eval", "graded_formality.csv"),),
         license="see tweet_eval and sms_spam; the rewrites are released with STEB",
-        homepage="https://huggingface.co/datasets/cardiffnlp/tweet_eval",
-        gated=True,
         instructions="The graded-formality rewrites are released with STEB, not at a public URL pinned here.",
         datasets=("steb/graded_formality",),
     ),

@@ -163,14 +163,13 @@ RAW_SOURCES = (
                 "nishkalavallabhi/OneStopEnglishCorpus",
                 "37f8db3945cd2f3cc0caafe45674147b224349be",
                 (
-                    ("Sentence-Aligned/", "Sentence-Aligned/"),
-                    ("Texts-SeparatedByReadingLevel/", "Texts-SeparatedByReadingLevel/"),
+                    "Sentence-Aligned/",
+                    "Texts-SeparatedByReadingLevel/",
                     ("README.md", ""),
                     ("LICENSE.markdown", ""),
                 ),
             ),
         ),
         license="CC BY-SA 4.0",
-        homepage="https://github.com/nishkalavallabhi/OneStopEnglishCorpus",
     ),
 )

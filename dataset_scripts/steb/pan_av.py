@@ -716,7 +716,6 @@ RAW_SOURCES = (
             ),
         ),
         license="GPL (>= 2)",
-        homepage="https://github.com/andreanini/idiolect",
     ),
     *(
         Source(
@@ -724,7 +723,6 @@ RAW_SOURCES = (
             (manual(page),),
             license=PAN_LICENSE,
             homepage=page,
-            gated=True,
             instructions=PAN_REQUEST,
             terms="PAN shared-task data: research use; do not redistribute.",
             datasets=ids,

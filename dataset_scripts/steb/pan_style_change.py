@@ -560,7 +560,6 @@ RAW_SOURCES = (
             ),
             license=PAN_LICENSE,
             homepage=PAN_DATA_URL,
-            gated=True,
             instructions=(
                 "PAN22 style change data are released on request: log in to Zenodo, request "
                 f"access to the PAN22 style change record, and download the zip (it holds dataset{n})."
@@ -616,7 +615,6 @@ RAW_SOURCES = (
             ),
         ),
         license=PAN_LICENSE,
-        homepage="https://zenodo.org/records/14891299",
         note="files' hashes from the one public copy (eeguskiza/multi-author-analysis@a3fc8cca), which gives STEB's Table 15 counts exactly; the zip's own hash unverified",
     ),
     Source(
@@ -641,6 +639,5 @@ RAW_SOURCES = (
             ),
         ),
         license="MIT",
-        homepage="https://github.com/pan-webis-de/pan-code",
     ),
 )

@@ -453,8 +453,6 @@ RAW_SOURCES = (
         "luar_splits",
         (manual("https://github.com/LLNL/LUAR"),),
         license="see LUAR and each corpus",
-        homepage="https://github.com/LLNL/LUAR",
-        gated=True,
         instructions="LUAR's author splits (queries.jsonl, targets.jsonl) are made with its scripts from the Amazon, fanfiction (PAN) and Stack Exchange data, which each need a request or a dump.",
         datasets=("steb/amazon", "steb/fanfiction", "steb/stackexchange_retrieval"),
     ),

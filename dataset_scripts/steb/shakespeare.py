@@ -161,7 +161,7 @@ RAW_SOURCES = (
                 "cocoxu/Shakespeare",
                 "ced63d473620e0f301ff87fbe14bdd99d5d9b2c4",
                 (
-                    ("data/align/plays/merged/", "data/align/plays/merged/"),
+                    "data/align/plays/merged/",
                     ("README", ""),
                     ("README_DATA", ""),
                     ("README_LICENSE", ""),
@@ -169,6 +169,5 @@ RAW_SOURCES = (
             ),
         ),
         license="no licence (cite Xu et al. COLING 2012); texts from SparkNotes and eNotes",
-        homepage="https://github.com/cocoxu/Shakespeare",
     ),
 )

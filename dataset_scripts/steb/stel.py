@@ -251,14 +251,13 @@ RAW_SOURCES = (
                 "nlpsoc/STEL",
                 "e52f0521df53bd57c9ecafda16e7f2d6966a9993",
                 (
-                    ("Data/STEL/", "Data/STEL/"),
-                    ("Data/Experiment-Results/", "Data/Experiment-Results/"),
+                    "Data/STEL/",
+                    "Data/Experiment-Results/",
                     ("LICENSE", ""),
                 ),
             ),
         ),
         license="MIT; the formal sample also under the Yahoo Webscope terms (GYAFC-derived)",
-        homepage="https://github.com/nlpsoc/STEL",
         terms="The formal/informal STEL sample derives from GYAFC (Yahoo Answers): research use under the Yahoo Webscope terms.",
     ),
 )

@@ -210,7 +210,7 @@ RAW_SOURCES = (
             github(
                 "lvyiwei1/DiffuSeq_StylePTB",
                 "1ed5b48c25e56eb3540783ee83e989d12c56229a",
-                (("datasets/", "datasets/"),),
+                ("datasets/",),
             ),
             github(
                 "lvyiwei1/StylePTB",
@@ -222,7 +222,7 @@ RAW_SOURCES = (
                         "Amazon Mechanical Turk Webpages and Results/",
                         "Amazon Mechanical Turk Webpages and Results/",
                     ),
-                    ("Compositional Datasets/", "Compositional Datasets/"),
+                    "Compositional Datasets/",
                 ),
             ),
         ),

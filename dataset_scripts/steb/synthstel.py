@@ -242,7 +242,6 @@ RAW_SOURCES = (
             ),
         ),
         license="see the StyleDistance/synthstel dataset card",
-        homepage="https://huggingface.co/datasets/StyleDistance/synthstel",
         datasets=("steb/SynthSTEL_feature", "steb/SynthSTEL_register"),
         note="revision not pinned here (no Hub access), unverified",
     ),

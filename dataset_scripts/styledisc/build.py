@@ -181,13 +181,11 @@ RAW_SOURCES = (
             ),
         ),
         license="no licence (CMU Enron corpus, via Kaggle)",
-        homepage="https://github.com/drndr/bert_ent_attack",
     ),
     Source(
         "raidar",
         (github("cvlab-columbia/RaidarLLMDetect", "6bd9752078d480ba4ed6b87d82c205942ec1e867"),),
         license="no licence file (ICLR 2024 paper code)",
-        homepage="https://github.com/cvlab-columbia/RaidarLLMDetect",
         note="the copy here is partial and gzip'ed; the recorded hashes are its files' content (the originals')",
     ),
     Source(
@@ -196,7 +194,7 @@ RAW_SOURCES = (
             github(
                 "colibri17/TextCategorization",
                 "b6c2ca3d46a2540843400890792e5165448b4516",
-                (("reuters21578/", "reuters21578/"),),
+                ("reuters21578/",),
             ),
         ),
         license="Reuters-21578 Distribution 1.0: free distribution for research purposes only",
@@ -211,14 +209,13 @@ RAW_SOURCES = (
                 "baoguangsheng/fast-detect-gpt",
                 "971b05202bac2bb504d60c0ac0812fea7a8f7c82",
                 (
-                    ("exp_gpt3to4/data/", "exp_gpt3to4/data/"),
-                    ("exp_main/data/", "exp_main/data/"),
+                    "exp_gpt3to4/data/",
+                    "exp_main/data/",
                     ("LICENSE", ""),
                 ),
             ),
         ),
         license="MIT",
-        homepage="https://github.com/baoguangsheng/fast-detect-gpt",
     ),
     Source(
         "amazon_fine_food",
@@ -236,8 +233,6 @@ RAW_SOURCES = (
             ),
         ),
         license="see the Kaggle dataset",
-        homepage="https://www.kaggle.com/datasets/edenbd/150k-lyrics-labeled-with-spotify-valence",
-        gated=True,
         instructions="Kaggle needs a login: download the dataset and unzip labeled_lyrics_cleaned.csv.",
     ),
 )

@@ -109,8 +109,6 @@ RAW_SOURCES = (
         "amazon",
         (manual("https://cseweb.ucsd.edu/~jmcauley/datasets/amazon/links.html"),),
         license="research use (McAuley lab terms)",
-        homepage="https://cseweb.ucsd.edu/~jmcauley/datasets/amazon/links.html",
-        gated=True,
         instructions="The Amazon review data are given out on request from the page; put the review .json(.gz) files here.",
     ),
 )

@@ -160,7 +160,7 @@ RAW_SOURCES = (
             hub(
                 "barilan/blog_authorship_corpus",
                 "",
-                (("blogs/", "blogs/"),),
+                ("blogs/",),
                 filename="data/blogs.zip",
                 archive="zip",
             ),

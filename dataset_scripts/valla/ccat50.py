@@ -123,7 +123,7 @@ RAW_SOURCES = (
             github(
                 "zpantovic/Reuter_50_50",
                 "cc6261d5b915f0d1b3f0979519c33d16e2012a18",
-                (("data/C50train/", "data/C50train/"), ("data/C50test/", "data/C50test/")),
+                ("data/C50train/", "data/C50test/"),
             ),
         ),
         license="UCI Reuter_50_50 (RCV1 subset, Reuters text): research use",

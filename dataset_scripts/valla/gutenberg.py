@@ -111,8 +111,6 @@ RAW_SOURCES = (
         "gutenberg",
         (manual("https://github.com/JacobTyo/Valla"),),
         license="public domain texts (Project Gutenberg)",
-        homepage="https://github.com/JacobTyo/Valla",
-        gated=True,
         instructions="Valla's Gutenberg split is made by its scripts (train/, val/, test/ of <author>/<file>); put that folder here.",
     ),
 )

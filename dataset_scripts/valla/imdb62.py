@@ -88,8 +88,6 @@ RAW_SOURCES = (
         "imdb62",
         (manual("https://umlt.infotech.monash.edu/?page_id=266", "imdb62.txt"),),
         license="research use (on request from the authors)",
-        homepage="https://umlt.infotech.monash.edu/?page_id=266",
-        gated=True,
         instructions="IMDb62 is given out by its authors on request.",
     ),
 )

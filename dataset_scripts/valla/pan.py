@@ -159,7 +159,6 @@ RAW_SOURCES = (
             (manual(f"https://pan.webis.de/clef{year}/pan{year}-web/author-identification.html"),),
             license="CC BY 4.0 (PAN shared-task data, research use)",
             homepage=f"https://pan.webis.de/clef{year}/pan{year}-web/author-identification.html",
-            gated=True,
             instructions="PAN releases its authorship verification data on Zenodo on request: request access, download, unpack here.",
             terms="PAN shared-task data: research use; do not redistribute.",
         )

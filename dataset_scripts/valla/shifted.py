@@ -209,16 +209,12 @@ RAW_SOURCES = (
         "guardian",
         (manual("https://www.kaggle.com/datasets/adityakharosekar2/guardian-news-articles"),),
         license="see the Kaggle dataset (Guardian articles)",
-        homepage="https://www.kaggle.com/datasets/adityakharosekar2/guardian-news-articles",
-        gated=True,
         instructions="Kaggle needs a login: download and unpack the <Category>/<author>/*.txt folders here.",
     ),
     Source(
         "cmcc",
         (manual("http://www.lrec-conf.org/proceedings/lrec2008/pdf/771_paper.pdf"),),
         license="research use (from the authors)",
-        homepage="http://www.lrec-conf.org/proceedings/lrec2008/pdf/771_paper.pdf",
-        gated=True,
         instructions="The CMCC corpus is given out by its authors on request (Goldstein-Stewart et al. 2008).",
     ),
 )
