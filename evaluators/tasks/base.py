@@ -17,6 +17,7 @@ from evaluators.metric_math.intervals import DEFAULT_SEED, percentile_interval
 from evaluators.tasks.episodes import (
     ALL,
     DEFAULT_SAMPLING,
+    ENCODER_POOLING,
     Episodes,
     Sampling,
     form_episodes,
@@ -206,6 +207,8 @@ class TaskEvaluator(ABC):
         }
         if self.not_applied:
             details["sampling"] = {**details["sampling"], "not_applied": self.not_applied}
+        if embed.episode_matrix is not None and "pooling" in details["sampling"]:
+            details["sampling"] = {**details["sampling"], "pooling": ENCODER_POOLING}
         if self.submetrics:
             details["submetrics"] = self.subset_metrics(table, embed)
         return TaskResult(

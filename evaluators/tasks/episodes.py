@@ -177,14 +177,25 @@ def form_episodes(labels: Sequence[Hashable], sampling: Sampling, what: str = "c
         "n_episodes": len(out_labels),
         "rule": (
             "STEB authors' DatasetLoader: per class the first episode_size x per_class "
-            "units in row order, classes with fewer dropped, consecutive units pooled by "
-            "their mean; 'auto' = clamp(smallest class // episode_size, 25, 200); "
-            "episode size -1 = every unit of a class in one episode"
+            "units in row order, classes with fewer dropped, consecutive units form one "
+            "episode (embedded as 'pooling' says); 'auto' = clamp(smallest class // "
+            "episode_size, 25, 200); episode size -1 = every unit of a class in one episode"
         ),
+        "pooling": MEAN_POOLING,
     }
     if sampling.per_class == AUTO and size != ALL:
         record["per_class_auto"] = AUTO_NOTE
     return Episodes(out_labels, members, record)
+
+
+#: ``details.sampling.pooling``: how an episode became one vector (the authors'
+#: ``embed_multiple``: the mean for neural models, the joined text for count-based ones)
+MEAN_POOLING = "the mean of its texts' vectors"
+ENCODER_POOLING = (
+    "read by the encoder as one input: count-based encoders (function words, TF-IDF, "
+    "stylometric) encode its texts joined by one space; episode models (LUAR, "
+    "Neurobiber) its texts together"
+)
 
 
 def pool_mean(vectors: np.ndarray, members: Sequence[np.ndarray], dtype: Any = None) -> np.ndarray:
