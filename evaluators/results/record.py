@@ -42,9 +42,10 @@ import platform
 import tempfile
 import zlib
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
+from dataset_scripts.core.dataset_ids import is_hub_repo_id
 from dataset_scripts.core.errors import DataError
 
 SCHEMA_VERSION = 2
@@ -67,6 +68,21 @@ class DatasetInfo:
     fingerprint: str = ""
     revision: str | None = None
     languages: list[str] = field(default_factory=list)  # as MTEB writes them: eng-Latn
+
+    def __post_init__(self) -> None:
+        """No local leftovers (the module docstring): an absolute ``ref`` becomes the
+        folder's name, and a local build without a revision gets its content fingerprint
+        as one; languages not given are the dataset registry's. Applied to every record
+        made or read, so old records read clean too."""
+        local = bool(self.ref) and (_is_absolute(self.ref) or not is_hub_repo_id(self.ref))
+        if self.ref and _is_absolute(self.ref):
+            self.ref = PureWindowsPath(self.ref).name or PurePosixPath(self.ref).name
+        if not self.revision and self.fingerprint and local:
+            self.revision = f"{LOCAL_REVISION_PREFIX}{self.fingerprint}"
+        if not self.languages and (self.id or self.repo):
+            from evaluators.results.languages import dataset_languages
+
+            self.languages = dataset_languages(self.id, self.repo)
 
 
 @dataclass
@@ -229,6 +245,20 @@ class ResultRecord:
             values, counts = units["values"], units["counts"]
             return float(sum(v * c for v, c in zip(values, counts, strict=True)) / sum(counts))
         raise ValueError("the record keeps no per-item data to re-derive its main score from")
+
+
+#: the revision of a local build: its content fingerprint, so two builds of other rows
+#: never share one
+LOCAL_REVISION_PREFIX = "local-"
+
+
+def _is_absolute(ref: str) -> bool:
+    """A path of the submitter's machine: POSIX or Windows absolute, or ``~``."""
+    return (
+        ref.startswith("~")
+        or PurePosixPath(ref).is_absolute()
+        or PureWindowsPath(ref).is_absolute()
+    )
 
 
 def _evaluation_time(payload: dict[str, Any]) -> float | None:
