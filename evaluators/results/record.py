@@ -118,6 +118,10 @@ class ResultRecord:
     migrated_from: int | None = None
     evaluation_time: float | None = None  # seconds, encoding and scoring (as MTEB's)
 
+    def __post_init__(self) -> None:
+        if self.evaluation_time is None:
+            self.evaluation_time = _evaluation_time({"timings": self.timings})
+
     # ------------------------------------------------------------------ JSON
     def to_dict(self) -> dict[str, Any]:
         payload = {

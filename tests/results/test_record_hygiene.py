@@ -67,6 +67,14 @@ def test_a_repository_holds_no_path_of_the_machine(
             assert payload["dataset"]["languages"] == ["eng-Latn"]
             assert payload["dataset"]["revision"] == f"local-{payload['dataset']['fingerprint']}"
             assert payload["evaluation_time"] is not None
+    # as the runner writes them (before add): evaluation time = encoding + scoring
+    for path in runs["real"].rglob("*.json"):
+        payload = json.loads(path.read_text(encoding="utf-8"))
+        if "main_score" in payload:
+            timings = payload["timings"]
+            expected = timings["encode_seconds"] + timings["evaluation_seconds"]
+            assert payload["evaluation_time"] == pytest.approx(expected, abs=1e-4)
+            assert machine not in payload["dataset"]["ref"]
 
 
 def test_an_episode_run_of_a_count_based_encoder_says_its_texts_were_joined() -> None:
