@@ -33,20 +33,29 @@ def one_line_warnings() -> None:
     """Print stylebench's own warnings (classes defined in ``evaluators`` or
     ``dataset_scripts``) as one line, ``warning: <message>``, instead of Python's two lines
     with a file name and the warning's source line; other libraries' warnings keep
-    Python's format. Called once by the ``stylebench`` entry point."""
+    Python's format. Called once by the ``stylebench`` entry point.
+
+    Only the text is changed (``warnings.formatwarning``), never where a warning goes
+    (``warnings.showwarning``): ``warnings.catch_warnings(record=True)`` and
+    ``pytest.warns`` still record every warning, also when the CLI installs this inside
+    their block (a replaced ``showwarning`` is called instead of their recorder, so the
+    warning was printed and never caught)."""
     import warnings
 
-    if getattr(warnings.showwarning, "_stylebench", False):
+    if getattr(warnings.formatwarning, "_stylebench", False):
         return
-    default = warnings.showwarning
+    default = warnings.formatwarning
 
-    def show(message, category, filename, lineno, file=None, line=None):  # type: ignore[no-untyped-def]
+    def one_line(
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        line: str | None = None,
+    ) -> str:
         if not category.__module__.startswith(("evaluators.", "dataset_scripts.")):
-            return default(message, category, filename, lineno, file, line)
-        import sys
+            return default(message, category, filename, lineno, line)
+        return "warning: " + " ".join(str(message).split()) + "\n"
 
-        text = " ".join(str(message).split())
-        print(f"warning: {text}", file=file or sys.stderr)
-
-    show._stylebench = True  # type: ignore[attr-defined]
-    warnings.showwarning = show
+    one_line._stylebench = True  # type: ignore[attr-defined]
+    warnings.formatwarning = one_line

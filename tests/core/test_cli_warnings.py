@@ -4,8 +4,11 @@ other libraries' warnings keep Python's format."""
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
+
+import pytest
 
 from tests.conftest import REPO_ROOT
 
@@ -44,12 +47,42 @@ def test_the_entry_point_installs_it() -> None:
 
     from evaluators import cli
 
-    before = warnings.showwarning
+    before = warnings.formatwarning
     try:
-        try:
+        with contextlib.suppress(SystemExit):
             cli.main(["--help"])
-        except SystemExit:
-            pass
-        assert getattr(warnings.showwarning, "_stylebench", False)
+        assert getattr(warnings.formatwarning, "_stylebench", False)
     finally:
-        warnings.showwarning = before
+        warnings.formatwarning = before
+
+
+def test_warnings_stay_catchable_after_the_cli_ran_in_process() -> None:
+    """The one-line form changes the text only: a recording ``catch_warnings`` (what
+    ``pytest.warns`` is) still records our warnings when the entry point installed it
+    inside the block (it replaced ``showwarning``, which bypassed the recorder: CI's
+    "DID NOT WARN" in tests/encoders/test_backend_option_rule.py) or before it."""
+    import warnings
+
+    from evaluators import cli
+    from evaluators.encoders import get_encoder
+    from evaluators.encoders.routing import BackendOptionIgnored
+
+    before = warnings.showwarning, warnings.formatwarning
+    try:
+        for _ in range(2):  # inside the block, then already installed before it
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                with contextlib.suppress(SystemExit):
+                    cli.main(["--help"])
+                get_encoder("function-words", backend="onnx")
+            assert [w.category for w in caught] == [BackendOptionIgnored]
+            assert warnings.showwarning is before[0]  # where warnings go: untouched
+        with pytest.warns(BackendOptionIgnored, match="function-words: backend onnx ignored"):
+            get_encoder("function-words", backend="onnx")
+        text = warnings.formatwarning(caught[0].message, BackendOptionIgnored, "f.py", 1)
+        assert text == (
+            "warning: function-words: backend onnx ignored: a non-neural encoder runs no "
+            "model (it runs as always)\n"
+        )
+    finally:
+        warnings.showwarning, warnings.formatwarning = before
