@@ -2,9 +2,15 @@
 metric (a Gradio Space ``stylebench/<name>``), the stylebench Space, or one model's
 results from a results repository (``.eval_results/<benchmark>.yaml`` for its model repo).
 
-A dataset repo that holds a dataset of a known benchmark (:mod:`evaluators.benchmarks`)
-gets an ``eval.yaml`` (the Hub's benchmark registration, :func:`~evaluators.steb_scores.model_card.eval_yaml`):
-the plan writes it into the folder, derived from the folder's configs, and lists it.
+A dataset repo that holds a dataset of a known benchmark (:mod:`evaluators.benchmarks`,
+STEB-nano's ``steb-nano/<name>`` included) gets an ``eval.yaml`` (the Hub's benchmark
+registration, :func:`~evaluators.steb_scores.model_card.eval_yaml`): the plan derives it
+from the folder's configs and lists it as a generated file; it is written into the folder
+only by the push itself (a dry run writes nothing).
+
+``.eval_results`` files are checked against the Hub's documented format
+(https://huggingface.co/docs/hub/eval-results, huggingface_hub's ``EvalResultEntry``):
+:func:`validate_eval_results`.
 
 :func:`plan_push` decides the repo id, repo type and the exact files, and validates the
 card's metadata with ``huggingface_hub``'s own card classes (``DatasetCard`` /
@@ -20,6 +26,7 @@ import fnmatch
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from dataset_scripts.core.errors import StylebenchError
 from evaluators.paths import metrics_dir, spaces_dir
@@ -41,6 +48,8 @@ class PushPlan:
     folder: Path
     files: tuple[str, ...]  # paths relative to ``folder``, POSIX style
     card_summary: str
+    #: files the push writes into ``folder`` before uploading (``eval.yaml``): (path, text)
+    generated: tuple[tuple[str, str], ...] = ()
 
 
 def _files(folder: Path, ignore: tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -151,65 +160,172 @@ EVAL_YAML = "eval.yaml"
 EVAL_RESULTS_DIR = ".eval_results"
 
 
-def write_eval_yaml(folder: Path, repo: str) -> bool:
-    """Write ``eval.yaml`` into a built dataset folder when its repo holds a dataset of a
-    known benchmark: one task per (config, task type) of the folder; False otherwise."""
+def benchmark_member(repo: str) -> tuple[list[Any], set[str]]:
+    """(the registry's specs of ``repo``, the ids among them and ``repo`` itself that are
+    datasets of a known benchmark): a repo carries an ``eval.yaml`` when the set is not
+    empty (STEB-nano's ``steb-nano/<name>`` is a benchmark dataset of its own)."""
+    from dataset_scripts.registry import all_datasets
+    from evaluators.benchmarks import benchmarks
+
+    specs = [s for s in all_datasets().values() if s.repo == repo]
+    in_benchmark = {d for b in benchmarks().values() for d in b.datasets}
+    return specs, ({s.hub_id for s in specs} | {repo}) & in_benchmark
+
+
+def eval_yaml_text(folder: Path, repo: str) -> str | None:
+    """The ``eval.yaml`` of a built dataset folder when its repo holds a dataset of a
+    known benchmark (:func:`benchmark_member`): one task per (config, task type) of the
+    folder, on the split stylebench evaluates; None otherwise. Nothing is written."""
     import yaml
 
     from dataset_scripts.core.schemas import SCHEMAS
-    from dataset_scripts.registry import all_datasets
-    from evaluators.benchmarks import benchmarks
-    from evaluators.data import config_schemas
+    from evaluators.benchmarks import NANO_PREFIX, benchmarks
+    from evaluators.data import DEFAULT_SPLIT, config_schemas
     from evaluators.steb_scores.model_card import eval_yaml
 
-    specs = [s for s in all_datasets().values() if s.repo == repo]
-    member = {s.hub_id for s in specs} & {d for b in benchmarks().values() for d in b.datasets}
+    specs, member = benchmark_member(repo)
     if not member:
-        return False
+        return None
     config_tasks = {
         config: SCHEMAS[schema].task_types for config, schema in config_schemas(str(folder)).items()
     }
     in_benchmarks = sorted(b.key for b in benchmarks().values() if member & set(b.datasets))
     own = next((s for s in specs if s.hub_id == repo), None)
-    name = own.pretty_name if own else repo.split("/")[-1]
-    about = (
-        own.summary if own else f"{len(specs)} datasets: " + ", ".join(s.pretty_name for s in specs)
-    )
+    if own is not None:
+        name, about = own.pretty_name, own.summary
+    elif specs:
+        name = repo.split("/")[-1]
+        about = f"{len(specs)} datasets: " + ", ".join(s.pretty_name for s in specs)
+    else:  # STEB-nano: a seeded sub-sample of a STEB dataset (evaluators/nano.py)
+        source = "steb/" + repo.removeprefix(NANO_PREFIX)
+        name = f"{repo.split('/')[-1]} (STEB-nano)"
+        about = f"STEB-nano sub-sample of {source} (rule and seed in evaluators/nano.py)"
     description = (
         f"{about.rstrip('.')}. Part of {', '.join(in_benchmarks)}; evaluated with "
         f"`stylebench run --dataset {repo}`."
     )
-    payload = eval_yaml(name, description, config_tasks)
-    (folder / EVAL_YAML).write_text(
-        yaml.safe_dump(payload, sort_keys=False, allow_unicode=True), encoding="utf-8"
-    )
-    return True
+    payload = eval_yaml(name, description, config_tasks, DEFAULT_SPLIT)
+    return yaml.safe_dump(payload, sort_keys=False, allow_unicode=True)
+
+
+#: what the Hub documents for one ``.eval_results`` entry (required keys marked True)
+EVAL_ENTRY_KEYS = {
+    "dataset": True,
+    "value": True,
+    "verifyToken": False,
+    "date": False,
+    "source": False,
+    "evaluation_framework": False,
+    "notes": False,
+}
+EVAL_DATASET_KEYS = {
+    "id": True,
+    "task_id": True,
+    "revision": False,
+    "config": False,
+    "split": False,
+}
+EVAL_SOURCE_KEYS = {"url": True, "name": False, "user": False, "org": False}
+
+
+def _check_keys(value: Any, known: dict[str, bool], where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise PublishError(f"{where} is not a mapping")
+    unknown = sorted(set(value) - set(known))
+    if unknown:
+        raise PublishError(f"{where} has unknown keys {unknown} (known: {', '.join(known)})")
+    missing = [k for k, required in known.items() if required and value.get(k) in (None, "")]
+    if missing:
+        raise PublishError(f"{where} lacks {', '.join(missing)}")
+    return value
+
+
+def _check_string(value: Any, where: str, limit: int = 2000) -> None:
+    if not isinstance(value, str) or not value.strip() or len(value) > limit:
+        raise PublishError(f"{where} {value!r:.80} is not a string of 1 to {limit} characters")
+
+
+def is_public_url(value: Any) -> bool:
+    """An ``http(s)://host/...`` URL without credentials in it."""
+    from urllib.parse import urlsplit
+
+    if not isinstance(value, str):
+        return False
+    parts = urlsplit(value)
+    return parts.scheme in ("http", "https") and bool(parts.hostname) and not parts.username
 
 
 def validate_eval_results(text: str, where: str) -> int:
-    """Check one ``.eval_results`` YAML against the Hub's format (a list of entries with
-    ``dataset.id``, ``dataset.task_id`` and a numeric ``value``; ``source.url`` when a
-    source is given); the number of entries."""
-    import yaml
+    """Check one ``.eval_results`` YAML against the Hub's documented format: a non-empty
+    list of entries with the keys of :data:`EVAL_ENTRY_KEYS` (``dataset`` with
+    :data:`EVAL_DATASET_KEYS`, ``source`` with :data:`EVAL_SOURCE_KEYS`); ``dataset.id``
+    a repo id, ``value`` a finite number, ``date`` ISO-8601, ``source.url`` an http(s)
+    URL, strings where strings go; no two entries for one (``dataset.id``,
+    ``task_id``); then read by huggingface_hub's own parser. The number of entries."""
+    import math
+    from datetime import date, datetime
 
-    entries = yaml.safe_load(text)
+    import yaml
+    from huggingface_hub import parse_eval_result_entries
+
+    try:
+        entries = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise PublishError(f"{where}: not readable YAML ({error})") from None
     if not isinstance(entries, list) or not entries:
         raise PublishError(f"{where}: an eval results file is a non-empty list of entries")
-    allowed = {"dataset", "value", "verifyToken", "date", "source", "notes"}
+    seen: dict[tuple[str, str], int] = {}
     for i, entry in enumerate(entries):
-        if not isinstance(entry, dict) or set(entry) - allowed:
+        at = f"{where}: entry {i}"
+        _check_keys(entry, EVAL_ENTRY_KEYS, at)
+        dataset = _check_keys(entry["dataset"], EVAL_DATASET_KEYS, f"{at} dataset")
+        try:
+            _check_repo_id(str(dataset["id"]))
+        except PublishError as error:
+            raise PublishError(f"{at} dataset.id: {error}") from None
+        for key in ("task_id", "revision", "config", "split"):
+            if key in dataset:
+                _check_string(dataset[key], f"{at} dataset.{key}", 200)
+        value = entry["value"]
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+        ):
+            raise PublishError(f"{at} value {value!r} is not a finite number")
+        if "date" in entry:
+            stamp = entry["date"]
+            if isinstance(stamp, str):
+                try:
+                    datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+                except ValueError:
+                    stamp = None
+            if not isinstance(stamp, str | date):
+                raise PublishError(f"{at} date {entry['date']!r} is not an ISO-8601 date")
+        if "source" in entry:
+            source = _check_keys(entry["source"], EVAL_SOURCE_KEYS, f"{at} source")
+            if not is_public_url(source["url"]):
+                raise PublishError(
+                    f"{at} source.url {source['url']!r:.120} is not an http(s) URL "
+                    "(without credentials)"
+                )
+            for key in ("name", "user", "org"):
+                if key in source:
+                    _check_string(source[key], f"{at} source.{key}", 200)
+        for key in ("verifyToken", "evaluation_framework", "notes"):
+            if key in entry:
+                _check_string(entry[key], f"{at} {key}", 10_000)
+        pair = (str(dataset["id"]), str(dataset["task_id"]))
+        if pair in seen:
             raise PublishError(
-                f"{where}: entry {i} has unknown keys {sorted(set(entry) - allowed)}"
+                f"{at} duplicates entry {seen[pair]}: dataset {pair[0]} task {pair[1]} "
+                "(one value per task in a file)"
             )
-        dataset = entry.get("dataset")
-        if not isinstance(dataset, dict) or not dataset.get("id") or not dataset.get("task_id"):
-            raise PublishError(f"{where}: entry {i} lacks dataset.id or dataset.task_id")
-        _check_repo_id(str(dataset["id"]))
-        value = entry.get("value")
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise PublishError(f"{where}: entry {i} value {value!r} is not a number")
-        if "source" in entry and not (entry["source"] or {}).get("url"):
-            raise PublishError(f"{where}: entry {i} has a source without url")
+        seen[pair] = i
+    try:
+        parse_eval_result_entries(entries)
+    except (KeyError, TypeError, ValueError) as error:
+        raise PublishError(f"{where}: huggingface_hub does not read it ({error})") from None
     return len(entries)
 
 
@@ -220,16 +336,35 @@ def _results_source(target) -> str | None:
 
     if target.kind == "hub":
         return f"https://huggingface.co/datasets/{target.spec}"
+    remote = None
     if target.kind == "git":
-        return str(target.remote)
-    if (target.root / ".git").exists():
+        remote = str(target.remote)
+    elif (target.root / ".git").exists():
         done = subprocess.run(
             ["git", "-C", str(target.root), "remote", "get-url", "origin"],
             capture_output=True,
             text=True,
         )
-        if done.returncode == 0 and done.stdout.strip():
-            return done.stdout.strip()
+        remote = done.stdout.strip() if done.returncode == 0 else None
+    return public_url(remote) if remote else None
+
+
+def public_url(remote: str) -> str | None:
+    """The web address of a git remote: an http(s) URL as it is (None when it carries
+    credentials), ``git@host:org/repo.git`` and ``ssh://git@host/org/repo.git`` as
+    ``https://host/org/repo``; None for a local path or anything else."""
+    import re
+    from urllib.parse import urlsplit
+
+    scp = re.fullmatch(r"[\w.-]+@([\w.-]+):(?!/)([\w./-]+?)(?:\.git)?/?", remote)
+    if scp:
+        return f"https://{scp.group(1)}/{scp.group(2)}"
+    parts = urlsplit(remote)
+    if parts.scheme == "ssh" and parts.hostname:
+        path = parts.path.removesuffix("/").removesuffix(".git")
+        return f"https://{parts.hostname}{path}" if path.strip("/") else None
+    if is_public_url(remote):
+        return remote
     return None
 
 
@@ -263,10 +398,14 @@ def plan_model_results(results_repo: str, model: str, repo_id: str | None = None
     folder = folders[0]
     by_benchmark: dict[str, list] = {}
     skipped = 0
+    without_eval_yaml: set[str] = set()
     for _, record in folder.records:
         found = benchmarks_of(record.dataset_id, record.task)
         if not found:
             skipped += 1
+            continue
+        if not benchmark_member(record.dataset.repo or record.dataset_id)[1]:
+            without_eval_yaml.add(record.dataset.repo or record.dataset_id)
             continue
         broadest = max(found, key=lambda b: (len(b.units), b.key))
         by_benchmark.setdefault(f"{broadest.name}_{broadest.version}", []).append(record)
@@ -287,6 +426,8 @@ def plan_model_results(results_repo: str, model: str, repo_id: str | None = None
     summary = f"eval results ok: {n_entries} entries in {len(files)} files"
     if skipped:
         summary += f" ({skipped} results of no known benchmark left out)"
+    if without_eval_yaml:
+        summary += f" (left out, no eval.yaml: {', '.join(sorted(without_eval_yaml))})"
     return PushPlan(
         "model-results", _check_repo_id(repo_id or model), "model", staging, tuple(files), summary
     )
@@ -334,11 +475,22 @@ def plan_push(
         if info_path.is_file():
             recorded = json.loads(info_path.read_text(encoding="utf-8")).get("hub_id")
         repo = _check_repo_id(repo_id or recorded or "")
-        with_eval = write_eval_yaml(folder, recorded or repo)  # its benchmark: by the declared id
-        files = _files(folder, ignore=(BUILD_INFO,))
+        eval_text = eval_yaml_text(folder, recorded or repo)  # its benchmark: the declared id
+        files = _files(folder, ignore=(BUILD_INFO, EVAL_YAML))  # a stale eval.yaml: not sent
         summary = validate_dataset_card(folder, files)
-        summary += "; eval.yaml written" if with_eval else "; no eval.yaml (not in a benchmark)"
-        return PushPlan(kind, repo, "dataset", folder, files, summary)
+        if eval_text is None:
+            summary += "; no eval.yaml (not in a benchmark)"
+            return PushPlan(kind, repo, "dataset", folder, files, summary)
+        summary += "; eval.yaml generated (written by the push)"
+        return PushPlan(
+            kind,
+            repo,
+            "dataset",
+            folder,
+            (*files, EVAL_YAML),
+            summary,
+            generated=((EVAL_YAML, eval_text),),
+        )
     if kind == "metric":
         name = Path(target).name if target else ""
         folder = Path(target) if target and Path(target).is_dir() else metrics_dir() / name
@@ -359,6 +511,11 @@ def run_push(plan: PushPlan, *, private: bool = False, token: str | None = None)
     """Upload ``plan`` (needs network and a write token); the same files as the dry run."""
     from huggingface_hub import HfApi
 
+    for rel, text in plan.generated:  # eval.yaml: into our own build folder, then sent
+        target = plan.folder / rel
+        temporary = target.with_name(f".{target.name}.tmp")
+        temporary.write_text(text, encoding="utf-8")
+        temporary.replace(target)
     api = HfApi(token=token)
     # model results go to someone's model repo: a pull request there, never a new repo
     as_pr = plan.kind == "model-results"

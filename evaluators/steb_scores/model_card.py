@@ -7,14 +7,19 @@ values x100 as on the mteb leaderboard and a ``main_score`` metric per result. O
 per (dataset, task) main score, plus one per STEB aggregate (dataset type ``steb/STEB``,
 config = the view).
 
-Beside it, the Hub's **eval results** (2026; https://huggingface.co/docs/hub/eval-results):
+Beside it, the Hub's **eval results** (https://huggingface.co/docs/hub/eval-results):
 a benchmark dataset repo carries an ``eval.yaml`` (``name``, ``description``,
-``evaluation_framework``, ``tasks: [{id, config}]``: :func:`eval_yaml`), and a model repo
-carries ``.eval_results/<benchmark>.yaml``, a list of entries ``{dataset: {id, task_id},
-value, date, source: {url, name}, notes}`` (:func:`eval_results`). A task id is
-``<config>_<task>`` (:func:`eval_task_id`), the same rule on both sides, so every entry
-names a task of its dataset's ``eval.yaml``; values are the main score x100 as in the
-``model-index``.
+``evaluation_framework``, ``tasks: [{id, config, split}]``: :func:`eval_yaml`), and a
+model repo carries ``.eval_results/<benchmark>.yaml``, a list of entries ``{dataset: {id,
+task_id, revision}, value, date, source: {url, name}, notes}`` (:func:`eval_results`). A
+task id is ``<config>_<task>`` (:func:`eval_task_id`), the same rule on both sides, so
+every entry names a task of its dataset's ``eval.yaml``; values are the main score x100
+as in the ``model-index``.
+
+``evaluation_framework: stylebench`` is not among the frameworks the Hub accepts today
+(``EVALUATION_FRAMEWORKS`` of huggingface.js ``packages/tasks/src/eval.ts``: inspect-ai,
+mteb, ...; MTEB's cannot run these tasks): the files are written so that registering
+``stylebench`` there is all that is needed (docs/guides/share-results.md has the request).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from typing import Any
 
 import yaml
 
+from evaluators.results.record import LOCAL_REVISION_PREFIX
 from evaluators.steb_scores.results import Score
 from evaluators.steb_scores.summary import ModelSummary
 
@@ -102,11 +108,12 @@ def eval_task_id(config: str, task: str) -> str:
 
 
 def eval_yaml(
-    name: str, description: str, config_tasks: Mapping[str, Sequence[str]]
+    name: str, description: str, config_tasks: Mapping[str, Sequence[str]], split: str = "test"
 ) -> dict[str, Any]:
-    """A benchmark dataset repo's ``eval.yaml``: one task per (config, task type)."""
+    """A benchmark dataset repo's ``eval.yaml``: one task per (config, task type), on the
+    split stylebench evaluates."""
     tasks = [
-        {"id": eval_task_id(config, task), "config": config}
+        {"id": eval_task_id(config, task), "config": config, "split": split}
         for config, names in sorted(config_tasks.items())
         for task in names
     ]
@@ -124,8 +131,10 @@ def eval_results(
     source_name: str = "stylebench results repository",
 ) -> list[dict[str, Any]]:
     """``.eval_results`` entries of one model: one per result (its main score x100),
-    dataset = the Hub repo the rows came from, task = :func:`eval_task_id`; ``source``
-    only when the results repository has a public address."""
+    dataset = the Hub repo the rows came from, task = :func:`eval_task_id`, revision =
+    the dataset's (a local build's is its content fingerprint, ``local-...``: left out,
+    the Hub knows no such commit); ``source`` only when the results repository has a
+    public URL."""
     entries = []
     for r in sorted(records, key=lambda r: (r.dataset_id, r.task)):
         protocol = r.run.get("protocol") or {}
@@ -137,7 +146,7 @@ def eval_results(
             },
             "value": _pct(r.main_score),
         }
-        if r.dataset.revision:
+        if r.dataset.revision and not r.dataset.revision.startswith(LOCAL_REVISION_PREFIX):
             entry["dataset"]["revision"] = r.dataset.revision
         if r.created_at:
             entry["date"] = r.created_at[:10]

@@ -401,9 +401,12 @@ def test_model_results_dry_run_prints_valid_eval_results(repo: Path, runs: dict[
     assert len(entries) == len(stored) == 3
     # every entry names a task of its dataset's eval.yaml (written by the dataset push)
     plan = plan_push(str(runs["built"]))
-    assert "eval.yaml" in plan.files
-    tasks = {t["id"] for t in yaml.safe_load((runs["built"] / "eval.yaml").read_text())["tasks"]}
+    assert "eval.yaml" in plan.files and not (runs["built"] / "eval.yaml").exists()
+    eval_yaml = yaml.safe_load(dict(plan.generated)["eval.yaml"])
+    tasks = {t["id"] for t in eval_yaml["tasks"]}
     assert tasks == {f"{level}_predefined_pairs" for level in ("easy", "medium", "hard")}
+    assert all(t["split"] == "test" and t["config"] in t["id"] for t in eval_yaml["tasks"])
+    assert eval_yaml["evaluation_framework"] == "stylebench"
     for entry in entries:
         assert set(entry) == {"dataset", "value", "date", "notes"}  # a folder: no source url
         assert entry["dataset"]["id"] == REPO and entry["dataset"]["task_id"] in tasks
