@@ -224,7 +224,10 @@ def _dry_run(*args: str) -> str:
 
 def test_push_dry_run_dataset(built: tuple[Path, dict[str, int]]) -> None:
     folder, _ = built
+    before = {p: p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
     out = _dry_run(str(folder))
+    after = {p: p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    assert after == before  # #45: a dry run writes nothing (eval.yaml is only listed)
     assert f"repo id:   {REPO}" in out and "repo type: dataset" in out
     assert "DatasetCard ok: 4 configs (all, easy, medium, hard), default 'all'" in out
     for file in (
@@ -233,7 +236,7 @@ def test_push_dry_run_dataset(built: tuple[Path, dict[str, int]]) -> None:
     ):
         assert f"  {file}\n" in out
     assert "stylebench_build.json" not in out and "5 files" in out
-    assert "  eval.yaml\n" in out and "eval.yaml written" in out  # the Hub benchmark file
+    assert "  eval.yaml\n" in out and "eval.yaml generated" in out  # the Hub benchmark file
 
 
 def test_push_dry_run_metric_and_space() -> None:
