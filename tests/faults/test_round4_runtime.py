@@ -13,17 +13,25 @@
   ``macro_accuracy``, ``order_alignment_accuracy``) are refused naming the first value
   and the first one of another kind with their indices, nothing cast.
 * Item 18: a warm embedding cache on a read-only file system is read.
-* Item 19: ``--ray`` at a dead or silent address gives up by the clock.
+* Item 19: ``--ray`` at a dead or silent address gives up by the clock: a name lookup
+  that never answers and a name with several dead addresses end at the deadline, and
+  the error says the seconds measured.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
+import re
+import socket
+import threading
+import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from dataset_scripts.core.errors import StylebenchError
 from tests.faults.harness import ServerBehaviour, misbehaving_server, run_cli
 
 # ---------------------------------------------------------- item 5: secrets in URLs ---
@@ -477,6 +485,110 @@ def test_a_run_reads_its_warm_cache_from_a_read_only_folder(tmp_path) -> None:
     assert again["embedding"]["texts_encoded"] == 0
     assert again["embedding"]["texts_from_cache"] == 12
     assert again["metrics"] == first["metrics"]
+
+
+# -------------------------------------- item 19: --ray gives up by the clock, any load ---
+
+
+def _blackhole() -> tuple[socket.socket, list[socket.socket]]:
+    """A listening port whose accept queue is full: the kernel drops every further SYN,
+    so a connection attempt waits for its timeout, as one to a dead host does."""
+    hole = socket.create_server(("127.0.0.1", 0), backlog=0)
+    fill = []
+    for _ in range(3):
+        sock = socket.socket()
+        sock.setblocking(False)
+        with contextlib.suppress(BlockingIOError):
+            sock.connect(hole.getsockname())
+        fill.append(sock)
+    time.sleep(0.2)
+    return hole, fill
+
+
+def _check_in_thread(
+    address: str, seconds: float, wait: float
+) -> tuple[BaseException | None, float]:
+    """``check_reachable(address, seconds)`` in a daemon thread (the old code could block
+    far longer), waited for ``wait`` s: (the error, or None if still running, and the
+    seconds the call took as measured around it)."""
+    from evaluators.distributed.reachability import check_reachable
+
+    outcome: list[BaseException | None] = []
+    took: list[float] = []
+
+    def run() -> None:
+        start = time.monotonic()
+        try:
+            check_reachable(address, seconds)
+            outcome.append(None)
+        except BaseException as error:  # judged by the test
+            outcome.append(error)
+        took.append(time.monotonic() - start)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(wait)
+    assert outcome, f"check_reachable({address!r}, {seconds}) still waiting after {wait} s"
+    return outcome[0], took[0]
+
+
+def _waited(message: str) -> float:
+    found = re.search(r"in (\d+\.\d) s of trying", message)
+    assert found, message
+    return float(found.group(1))
+
+
+def test_a_name_lookup_that_never_answers_is_cut_at_the_deadline(monkeypatch) -> None:
+    # getaddrinfo has no timeout: a resolver that does not answer held the old check
+    # for the resolver's own timeouts (28 s per lookup measured, 'within 20 s' said)
+    release = threading.Event()
+    real = socket.getaddrinfo
+
+    def stuck(host, *args, **kwargs):
+        if host == "head-node.example" and not kwargs.get("flags", 0) & socket.AI_NUMERICHOST:
+            release.wait(15)
+            raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", stuck)
+    try:
+        error, took = _check_in_thread("head-node.example:6379", 1.5, wait=8.0)
+    finally:
+        release.set()
+    assert isinstance(error, StylebenchError), repr(error)
+    message = str(error)
+    assert "'head-node.example:6379'" in message and "did not answer" in message
+    assert 1.4 <= took <= 1.5 + 0.5, took  # the deadline, not the resolver's
+    assert abs(_waited(message) - took) <= 0.1, (message, took)
+
+
+def test_every_address_of_a_name_shares_one_deadline(monkeypatch) -> None:
+    # a name with four addresses that all drop SYNs: the old check gave each address the
+    # whole remaining wait (4 x 2 s for a 2 s deadline)
+    hole, fill = _blackhole()
+    where = hole.getsockname()
+    monkeypatch.setattr(
+        socket,
+        "getaddrinfo",
+        lambda *a, **k: [(socket.AF_INET, socket.SOCK_STREAM, 6, "", where)] * 4,
+    )
+    try:
+        error, took = _check_in_thread("head-node.example:6379", 2.0, wait=12.0)
+    finally:
+        for sock in (hole, *fill):
+            sock.close()
+    assert isinstance(error, StylebenchError), repr(error)
+    assert "nothing accepted a connection" in str(error) and "timed out" in str(error)
+    assert 1.9 <= took <= 2.0 + 0.5, took
+    assert abs(_waited(str(error)) - took) <= 0.1, (str(error), took)
+
+
+def test_the_message_says_the_seconds_waited_not_the_deadline() -> None:
+    error, took = _check_in_thread("127.0.0.1:1", 2.5, wait=10.0)  # refused at once, retried
+    assert isinstance(error, StylebenchError), repr(error)
+    assert "Connection refused" in str(error) and "within 2" not in str(error)
+    assert 1.4 <= took <= 2.5 + 0.5, took  # tries each second while another try fits
+    assert abs(_waited(str(error)) - took) <= 0.1, (str(error), took)
 
 
 # ----------------------------------------------- item 14: a damaged cached ONNX export ---
