@@ -142,9 +142,15 @@ def _print(comparison: Any, console: Any) -> None:
         )
     console.print(table)
     for d in comparison.datasets:
+        seeds = (
+            "; A and B are the mean V-measure over the recorded k-means seeds (the "
+            "record's main score is seed 42's alone)"
+            if "k-means" in d.independent_units
+            else ""
+        )
         console.print(
             f"[dim]{escape(d.dataset)} / {d.task}: variance over {d.n_independent} "
-            f"{escape(d.independent_units)}[/dim]"
+            f"{escape(d.independent_units)}{seeds}[/dim]"
         )
         if not d.decidable:
             console.print(

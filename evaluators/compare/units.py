@@ -12,9 +12,9 @@ what the variance is computed over; the stored units (pairs, queries) share them
 
 | kind | task | stored units | independent units | paired test | joint replicates (benchmark, ranks) |
 |---|---|---|---|---|---|
-| ``mean`` (pairs) | order alignment | sequence pairs (i < j) | sequences | t-test with the delete-one-sequence jackknife variance (df = sequences - 1) | normal, the jackknife covariance of the K models |
+| ``mean`` (pairs) | order alignment | sequence pairs (i < j) | sequences | t-test with the dyadic jackknife variance: delete-one-sequence less delete-one-pair (df = sequences - 1) | normal, the same covariance of the K models |
 | ``mean`` (queries) | retrieval | queries | authors (an author's query and targets; every target enters every query's rank) | MRR: t-test with the exact delete-one-author jackknife variance (the author's query and targets left out, the others re-ranked; df = authors - 1); other metrics: queries clustered by author, targets fixed | normal, the jackknife (cluster) covariance |
-| ``auc`` | predefined pairs | pairs | texts (pairs share texts) | t-test with the delete-one-text jackknife variance, AUROCs recomputed exactly (df = texts - 1) | normal, the jackknife covariance |
+| ``auc`` | predefined pairs | pairs | texts (pairs share texts) | t-test with the dyadic jackknife variance: delete-one-text less delete-one-pair, AUROCs recomputed exactly (df = texts - 1) | normal, the same covariance |
 | ``text_auc`` | all-to-all pairs | texts | texts | influence z-test, ``sum_t (psi_A - psi_B)^2`` less the double-counted pair-level term | ``AUC + sum_t (w_t - 1) psi_t`` |
 | ``assignment`` | clustering | texts | texts and k-means seeds | mean V-measure over the recorded seeds; paired text bootstrap of it plus the seed variance (Satterthwaite df) | text bootstrap of each model's seed mean plus normal seed noise |
 | ``probing`` | probing | test texts per feature | test texts (fixed probes) | stratified paired z-test | per-feature resampled accuracy |
@@ -44,6 +44,9 @@ from evaluators.metric_math.intervals import DEFAULT_SEED
 from evaluators.metric_math.paired import (
     cluster_covariance,
     clustered_difference,
+    dyadic_jackknife_covariance,
+    edge_codes,
+    edge_jackknife_means,
     influence_difference,
     jackknife_covariance,
     node_jackknife_aucs,
@@ -62,12 +65,14 @@ METHODS = {
     "text_auc": "z-test of the AUROC difference over texts: paired influence-function "
     "variance sum_t (psi_A,t - psi_B,t)^2 less the estimated pair-level variance it "
     "double-counts (floor: half), normal interval",
-    "auc_pairs": "AUROC difference with the delete-one-text jackknife variance (every "
-    "pair through the deleted text left out, both AUROCs recomputed exactly: pairs sharing "
-    "a text are dependent), Student t interval (texts - 1 df)",
-    "mean_pairs": "mean per-pair difference with the delete-one-sequence jackknife "
-    "variance (every pair through the deleted sequence left out: each sequence sits in "
-    "many pairs), Student t interval (sequences - 1 df)",
+    "auc_pairs": "AUROC difference with the dyadic jackknife variance: delete-one-text "
+    "(every pair through the deleted text left out, both AUROCs recomputed exactly: pairs "
+    "sharing a text are dependent) less delete-one-pair (the pair-level variance the "
+    "text deletions count twice, once per text), Student t interval (texts - 1 df)",
+    "mean_pairs": "mean per-pair difference with the dyadic jackknife variance: "
+    "delete-one-sequence (every pair through the deleted sequence left out: each sequence "
+    "sits in many pairs) less delete-one-pair (the pair-level variance the sequence "
+    "deletions count twice), Student t interval (sequences - 1 df)",
     "mean_queries": "MRR difference with the delete-one-author jackknife variance (each "
     "author's queries and targets left out in turn, every other query re-ranked without "
     "its targets, exactly), Student t interval (authors - 1 df)",
@@ -302,23 +307,28 @@ def clustered_covariance(units: list[Units]) -> tuple[np.ndarray, np.ndarray, in
     the independent units (module table), and the number of independent units G (the
     t distribution's df is G - 1), for the kinds ``mean`` and ``auc``. Pairs of sequences
     or texts: the delete-one-node jackknife (every pair through the deleted sequence or
-    text left out, the score recomputed exactly); queries: cluster-robust over authors."""
+    text left out, the score recomputed exactly) less the delete-one-pair one, which it
+    counts twice (:func:`~evaluators.metric_math.paired.dyadic_jackknife_covariance`);
+    retrieval MRR: the exact delete-one-author jackknife; other retrieval metrics:
+    cluster-robust over the queries' authors."""
     first = units[0]
     points = np.array([u.point for u in units])
     if first.kind == "auc":
         scores = np.stack([u.arrays["scores"] for u in units])
         labels = first.arrays["labels"].astype(int)
-        left_out = node_jackknife_aucs(
-            scores, labels, first.arrays["text_1"], first.arrays["text_2"]
-        )
-        return points, jackknife_covariance(left_out), left_out.shape[1]
+        one, two = first.arrays["text_1"], first.arrays["text_2"]
+        edge, loop = edge_codes(one, two)
+        by_node = node_jackknife_aucs(scores, labels, one, two)
+        by_edge = node_jackknife_aucs(scores, labels, edge, edge)
+        return points, dyadic_jackknife_covariance(by_node, by_edge, loop), by_node.shape[1]
     values = np.stack([u.arrays[u.metric] for u in units])
     n = values.shape[1]
     if first.unit == "pairs":
-        left_out, _ = node_jackknife_means(
-            values, first.arrays["sequence_i"], first.arrays["sequence_j"]
-        )
-        return points, jackknife_covariance(left_out), left_out.shape[1]
+        one, two = first.arrays["sequence_i"], first.arrays["sequence_j"]
+        edge, loop = edge_codes(one, two)
+        by_node, _ = node_jackknife_means(values, one, two)
+        by_edge = edge_jackknife_means(values, edge)
+        return points, dyadic_jackknife_covariance(by_node, by_edge, loop), by_node.shape[1]
     terms = (values - values.mean(axis=1, keepdims=True)) / n
     if first.unit == "queries":
         clusters = first.arrays["query_author"]

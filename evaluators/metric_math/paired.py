@@ -34,6 +34,11 @@ exactly when ``p < 0.05``.
   (Fafchamps and Gubert 2007; Aronow, Samii and Assenova 2015, "Cluster-robust variance
   estimation for dyadic data", Political Analysis 23), the cluster-robust sandwich of
   one-way clusters (Liang and Zeger 1986) as its special case.
+* :func:`node_jackknife_means` / :func:`node_jackknife_aucs` /
+  :func:`dyadic_jackknife_covariance`: the same dyadic variance by exact recomputation:
+  the delete-one-node jackknife (the score without every pair through a sequence or
+  text) less the delete-one-edge jackknife (without the pairs on two given nodes), which
+  the node deletions count twice, once per endpoint.
 * :func:`holm`: Holm (1979) step-down adjusted p-values (family-wise error control).
 * :func:`rank_intervals`: 95 % intervals of models' ranks from joint bootstrap replicates.
 """
@@ -52,6 +57,9 @@ __all__ = [
     "clustered_difference",
     "delong_covariance",
     "dyadic_covariance",
+    "dyadic_jackknife_covariance",
+    "edge_codes",
+    "edge_jackknife_means",
     "holm",
     "influence_difference",
     "jackknife_covariance",
@@ -329,6 +337,62 @@ def node_jackknife_aucs(scores: Any, labels: Any, first: Any, second: Any) -> np
     kernel = (sp > sq) + 0.5 * (sp == sq)
     back = np.stack([np.bincount(node_of, row, g) for row in kernel])
     return (total[:, None] - lost + back) / (m_g * n_g)[None, :]
+
+
+def edge_codes(first: Any, second: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Per pair the code of its *edge*, the unordered pair of its two nodes (pairs on the
+    same two nodes share it), and per edge whether its two nodes are one (a loop)."""
+    a, b = np.asarray(first), np.asarray(second)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError(f"node ids of shape {a.shape}, {b.shape}")
+    _, codes = np.unique(np.concatenate([a, b]), return_inverse=True)
+    ca, cb = codes[: a.size].astype(np.int64), codes[a.size :].astype(np.int64)
+    g = int(codes.max()) + 1 if codes.size else 0
+    key = np.minimum(ca, cb) * g + np.maximum(ca, cb)
+    edges, edge = np.unique(key, return_inverse=True)
+    return edge, (edges // max(g, 1)) == (edges % max(g, 1))
+
+
+def dyadic_jackknife_covariance(
+    node_replicates: Any, edge_replicates: Any, edge_is_loop: Any
+) -> np.ndarray:
+    """``(K, K)`` covariance of K paired scores over pairs of nodes (sequences, texts)
+    from the delete-one-node jackknife less the delete-one-edge jackknife.
+
+    Pairs are dependent when they share a node. The delete-one-node jackknife
+    (:func:`jackknife_covariance` of :func:`node_jackknife_means` /
+    :func:`node_jackknife_aucs`) is, to first order, ``sum_g psi_g psi_g^T`` with ``psi_g``
+    the summed influence of the pairs through node g: it counts every pair's own
+    (pair-level) variance once per endpoint, twice, where the dyadic-robust variance
+    ``sum_{p, q sharing a node} c_p c_q^T`` (Fafchamps and Gubert 2007; Cameron and
+    Miller 2014; Aronow, Samii and Assenova 2015; :func:`dyadic_covariance`) counts it
+    once. The delete-one-edge jackknife (``edge_replicates``, ``(K, E)``: the score
+    without the pairs of edge e, :func:`edge_codes`) is ``sum_e phi_e phi_e^T`` to first
+    order, so it is subtracted once over the edges whose two nodes differ (a loop's
+    pairs touch one node and are counted once already). With every node in one pair
+    only, the result is the independent-pairs jackknife (times ``N / (N - 1)`` for a
+    mean); on a dense design (each sequence in n - 1 pairs) the node part dominates."""
+    nodes = jackknife_covariance(node_replicates)
+    x = np.atleast_2d(np.asarray(edge_replicates, dtype=np.float64))
+    loop = np.asarray(edge_is_loop, dtype=bool)
+    if loop.shape != (x.shape[1],):
+        raise ValueError(f"{loop.size} loop flags for {x.shape[1]} edges")
+    e = x.shape[1]
+    centred = (x - x.mean(axis=1, keepdims=True))[:, ~loop]
+    return nodes - centred @ centred.T * ((e - 1.0) / e)
+
+
+def edge_jackknife_means(values: Any, edge: Any) -> np.ndarray:
+    """``(K, E)`` means of the K rows of ``values`` over the pairs not on edge e, for each
+    of the E edges (:func:`edge_codes`): ``(S - s_e) / (N - n_e)``."""
+    v = np.atleast_2d(np.asarray(values, dtype=np.float64))
+    code = np.asarray(edge)
+    e = int(code.max()) + 1
+    count = np.bincount(code, minlength=e)
+    if (count >= v.shape[1]).any():
+        raise ValueError("an edge holds every pair: its deletion leaves none")
+    sums = np.stack([np.bincount(code, row, e) for row in v])
+    return (v.sum(axis=1, keepdims=True) - sums) / (v.shape[1] - count)[None, :]
 
 
 def jackknife_covariance(replicates: Any) -> np.ndarray:

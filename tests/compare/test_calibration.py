@@ -8,10 +8,16 @@ CI of a known difference covers it about 95 % of the time.
 test leaves it once in a thousand runs; the seeds are fixed, so the test is
 deterministic. Measured with these seeds: rejections predefined pairs 15, all-to-all
 25, order alignment 31, clustering 33 (200 resamples), probing 25; coverage paired
-DeLong 477, paired t 477, probing 474. What each case simulates: the units the task stores (pairs, texts,
-queries, test texts) drawn afresh for every dataset, a shared per-unit difficulty that
-makes the two models' scores correlated (what pairing exploits), and independent
-model noise on top.
+DeLong 478, paired t 477, probing 474. What each case simulates: the units the task
+stores (pairs, texts, queries, test texts) drawn afresh for every dataset, a shared
+per-unit difficulty that makes the two models' scores correlated (what pairing
+exploits), and independent model noise on top.
+
+Predefined pairs and order alignment here have every text (sequence) in one pair only,
+so their dyadic variance must reduce to the independent-pairs one: the plain
+delete-one-node jackknife counted each pair's variance once per endpoint (twice) and
+rejected 1 and 2 of 500 (covering 498 of 500); the method now subtracts the
+delete-one-pair jackknife it double counts (:mod:`evaluators.metric_math.paired`).
 """
 
 from __future__ import annotations

@@ -241,11 +241,15 @@ def test_results_repository_table_reads(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_pair_panel_runs_stylebench_compare(tmp_path: Path, monkeypatch) -> None:
     """From a results-repository folder the model-vs-model panel is `stylebench compare`:
-    its differences are the two records' scores apart, its Holm p-values no smaller than
-    the raw ones; from a Parquet table it is the labelled paired scatter."""
+    its scores are the ones compare tests (the main score; for clustering the mean
+    V-measure over the recorded k-means seeds, issue 41, which the note says), its
+    differences those scores apart, its Holm p-values no smaller than the raw ones; from a
+    Parquet table it is the labelled paired scatter of the main scores."""
     from stylebench_space import leaderboard_data, leaderboard_tab
     from stylebench_space.safety import UserError
 
+    from evaluators.compare.records import read_records
+    from evaluators.compare.units import seed_v_measures, units_of
     from evaluators.results.table import results_table
     from tests.space.submissions import good_repository
 
@@ -255,6 +259,15 @@ def test_pair_panel_runs_stylebench_compare(tmp_path: Path, monkeypatch) -> None
     )
     table = results_table(repo)
     main = table[table["is_main"]].set_index(["model", "task"])["value"]
+    tested = {}  # (model, task) -> the score compare tests, re-derived from the items
+    for model in ("function-words", "random"):
+        for (_, task), (path, rec) in read_records([repo]).of(model).items():
+            u = units_of(rec, path)
+            if task == "clustering":
+                assert u.point == pytest.approx(seed_v_measures(u.arrays).mean())
+            else:
+                assert u.point == pytest.approx(main[(model, task)])
+            tested[(model, task)] = u.point
     for source, compared in ((repo, True), (None, False)):
         if source is None:
             table.to_parquet(tmp_path / "t.parquet", index=False)
@@ -265,15 +278,17 @@ def test_pair_panel_runs_stylebench_compare(tmp_path: Path, monkeypatch) -> None
             "(no benchmark)", "function-words", "random"
         )
         assert Path(png).stat().st_size > 5_000 and len(frame) == 2
+        scores = tested if compared else main
         for _, row in frame.iterrows():
-            a = main[("function-words", row["task"])]
-            b = main[("random", row["task"])]
+            a = scores[("function-words", row["task"])]
+            b = scores[("random", row["task"])]
             assert row["function-words"] == round(100 * a, 2) and row["random"] == round(100 * b, 2)
             if compared:
                 assert row["difference"] == pytest.approx(100 * (a - b), abs=0.011)
                 assert row["ci_low"] <= row["difference"] <= row["ci_high"]
                 assert row["outcome"] in ("win", "tie", "loss") and 0 <= row["p_holm"] <= 1
         assert ("stylebench compare" in note and "Holm" in note) == compared
+        assert ("k-means seeds" in note) == compared
         assert ("not a significance test" in note) == (not compared)
         if compared:
             ranks, note = leaderboard_tab.leaderboard_ranks(

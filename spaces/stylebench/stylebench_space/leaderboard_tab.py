@@ -311,6 +311,11 @@ def _compare(
         f"`stylebench compare`: {first} wins {tally['win']}, ties {tally['tie']}, loses "
         f"{tally['loss']} of {len(frame)} (Holm-adjusted paired tests, alpha 0.05)."
     )
+    if any("k-means" in d.independent_units for d in comparison.datasets):
+        note += (
+            " Clustering rows show the mean V-measure over the recorded k-means seeds (the "
+            "board's main score is seed 42's alone): the test counts the seed as noise."
+        )
     if summary:
         note += (
             f" Across {summary.get('n_datasets')} dataset(s): difference "
