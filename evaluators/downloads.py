@@ -165,6 +165,17 @@ def _prepare_all(
         return dict(zip([s.name for s in sources], pool.map(one, sources), strict=True))
 
 
+def reads_beside(spec: Any) -> list[Any]:
+    """The declared sources ``spec``'s builder reads beside its own raw folder (its
+    module's ``READS_BESIDE``: styledisc's other domains), fetched along with it; a
+    failure of one of them fails nothing (the builder goes without, as with --raw)."""
+    from dataset_scripts.registry import all_sources
+
+    module = sys.modules.get(getattr(spec.builder, "__module__", "") or "")
+    sources = all_sources()
+    return [sources[n] for n in getattr(module, "READS_BESIDE", ()) if n in sources]
+
+
 def build_with_download(
     specs: Sequence[Any],
     *,
@@ -184,9 +195,16 @@ def build_with_download(
     started = time.perf_counter()
     timings = Timings()
     by_spec = {s.hub_id: source_of(s) if s.needs_raw else None for s in specs}
-    sources = list({s.name: s for s in by_spec.values() if s is not None}.values())
+    wanted = [s for s in by_spec.values() if s is not None]
+    wanted += [s for spec in specs if spec.needs_raw for s in reads_beside(spec)]
+    sources = list({s.name: s for s in wanted}.values())
     check_terms(sources, settings, out)
     prepared = _prepare_all(sources, settings, out, timings)
+    primary = {s.name for s in by_spec.values() if s is not None}
+    for name, got in prepared.items():
+        if name not in primary and isinstance(got, BaseException):
+            first = (str(got).splitlines() or [type(got).__name__])[0]
+            out.print(f"[yellow]built without {name}[/yellow] (read beside others): {first}")
     outcomes: list[Outcome] = []
     folders: list[Path] = []
     for spec in specs:

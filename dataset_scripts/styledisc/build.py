@@ -236,3 +236,12 @@ RAW_SOURCES = (
         instructions="Kaggle needs a login: download the dataset and unzip labeled_lyrics_cleaned.csv.",
     ),
 )
+
+#: the sources a styledisc builder reads beside its own raw folder (DD negatives come
+#: from the other domains): ``build styledisc/<domain> --download`` fetches them too, so
+#: that it builds what ``--raw ../shared/corpora/<raw_hint>`` builds
+READS_BESIDE = tuple(
+    dict.fromkeys(
+        hint for d in DOMAINS.values() for hint in (d.raw_hint, *(h for h, _ in d.more_sources))
+    )
+)

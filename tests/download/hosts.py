@@ -17,6 +17,7 @@ N bytes, once), ``trickle`` (one byte per 0.2 s), ``hang`` (never answer), ``sta
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import io
 import json
@@ -38,20 +39,29 @@ HUB_COMMIT = "0123456789abcdef0123456789abcdef01234567"
 
 def copy_files(source: Source, download: Download, copy: Path) -> dict[str, bytes]:
     """{path in the download: bytes} of ``download``, read back from the raw copy
-    ``copy`` through the inverse of its ``members`` map."""
-    files = sorted(
-        p.relative_to(copy).as_posix()
-        for p in copy.rglob("*")
-        if p.is_file() and p.name != "SOURCE.txt"
-    )
+    ``copy`` through the inverse of its ``members`` map. A copy that gzip'ed its files
+    (any ``*.gz`` in it, as the checksum registry's test reads it) gives the originals:
+    ``x`` with the content of ``x.gz``."""
+    found = sorted(p for p in copy.rglob("*") if p.is_file() and p.name != "SOURCE.txt")
+    gunzip = any(p.suffix == ".gz" for p in found)
+    originals: dict[str, Path] = {}
+    for path in found:
+        rel = path.relative_to(copy).as_posix()
+        originals[rel[:-3] if gunzip and rel.endswith(".gz") else rel] = path
+
+    def read(rel: str) -> bytes:
+        path = originals[rel]
+        data = path.read_bytes()
+        return gzip.decompress(data) if gunzip and path.suffix == ".gz" else data
+
     out: dict[str, bytes] = {}
     for src, dst in download.members:
         target = dst or src
-        for rel in files:
+        for rel in originals:
             if target == "" or (target.endswith("/") and rel.startswith(target)):
-                out[src + rel[len(target) :]] = (copy / rel).read_bytes()
+                out[src + rel[len(target) :]] = read(rel)
             elif rel == target:
-                out[src] = (copy / rel).read_bytes()
+                out[src] = read(rel)
     return out
 
 
