@@ -28,7 +28,6 @@ from evaluators.publish import (
 from evaluators.results.repository import iter_model_folders
 from evaluators.steb_scores.model_card import eval_results
 from tests.core.helpers import write_folder
-from tests.results.test_repository import repo, runs  # noqa: F401  (fixtures)
 
 #: the full example of the Hub's documentation, every optional field set
 FULL = {
@@ -119,7 +118,7 @@ def test_source_url_is_a_web_address_or_nothing(remote: str, url: str | None) ->
     assert public_url(remote) == url
 
 
-def test_what_we_write_round_trips_through_huggingface_hub(repo: Path) -> None:  # noqa: F811
+def test_what_we_write_round_trips_through_huggingface_hub(repo: Path) -> None:
     (folder,) = [f for f in iter_model_folders(repo) if f.meta["name"] == "stylometric"]
     records = [r for _, r in folder.records]
     entries = eval_results(records, "https://huggingface.co/datasets/org/style-results")
@@ -135,7 +134,7 @@ def test_what_we_write_round_trips_through_huggingface_hub(repo: Path) -> None: 
     assert all(e.dataset_revision is None for e in parsed)
 
 
-def test_a_git_remote_becomes_the_source_url(repo: Path) -> None:  # noqa: F811
+def test_a_git_remote_becomes_the_source_url(repo: Path) -> None:
     def source_of() -> set[Any]:
         plan = plan_push(str(repo), kind="model-results", model="stylometric", repo_id="a/b")
         text = (plan.folder / plan.files[0]).read_text(encoding="utf-8")

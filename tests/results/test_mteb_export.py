@@ -14,7 +14,6 @@ from click.testing import CliRunner
 
 from evaluators.cli import cli
 from evaluators.results.repository import iter_model_folders
-from tests.results.test_repository import repo, runs  # noqa: F401  (fixtures)
 
 
 def _ours(root: Path) -> dict[tuple[str, str | None, str], float]:
@@ -29,7 +28,7 @@ def _ours(root: Path) -> dict[tuple[str, str | None, str], float]:
     }
 
 
-def test_mteb_reads_every_main_score_back(repo: Path, tmp_path: Path) -> None:  # noqa: F811
+def test_mteb_reads_every_main_score_back(repo: Path, tmp_path: Path) -> None:
     out = tmp_path / "mteb-results"
     result = CliRunner().invoke(cli, ["results", "export", "--format", "mteb", str(repo), str(out)])
     assert result.exit_code == 0, result.output
@@ -64,7 +63,7 @@ def test_mteb_reads_every_main_score_back(repo: Path, tmp_path: Path) -> None:  
     assert all(s["splits"] == ["test"] and s["stylebench_run"]["seed"] == 42 for s in settings)
 
 
-def test_old_model_meta_names_are_migrated_on_read(repo: Path, tmp_path: Path) -> None:  # noqa: F811
+def test_old_model_meta_names_are_migrated_on_read(repo: Path, tmp_path: Path) -> None:
     from evaluators.results.mteb_export import export_mteb
     from evaluators.results.validate import validate_repository
 

@@ -17,7 +17,6 @@ from evaluators.tasks import Sampling, get_evaluator
 from evaluators.tasks.base import EmbeddingLookup
 from evaluators.tasks.episodes import ENCODER_POOLING, MEAN_POOLING, form_episodes
 from tests.core.helpers import table
-from tests.results.test_repository import repo, runs  # noqa: F401  (fixtures)
 
 
 @pytest.mark.parametrize(
@@ -51,8 +50,8 @@ def test_no_absolute_ref_and_a_local_revision_is_the_fingerprint(ref: str, kept:
 
 
 def test_a_repository_holds_no_path_of_the_machine(
-    repo: Path,  # noqa: F811
-    runs: dict[str, Path],  # noqa: F811
+    repo: Path,
+    runs: dict[str, Path],
 ) -> None:
     """The run folders lie under the test's temporary root: no repository file names it,
     nor the home folder; every record has its languages, evaluation time and revision."""
