@@ -97,3 +97,24 @@ def test_every_registry_language_has_its_mteb_form() -> None:
     assert {mteb_language(c) for c in codes} >= {"eng-Latn", "ell-Grek"}
     with pytest.raises(ValueError, match="'xx'"):
         mteb_language("xx")
+
+
+def test_names_that_are_not_folders_and_unknown_languages_are_refused(repo: Path) -> None:
+    from dataset_scripts.core.errors import DataError
+    from evaluators.results.mteb_export import mteb_model_folder, task_result
+
+    assert mteb_model_folder("sentence-transformers/all-MiniLM-L6-v2") == (
+        "sentence-transformers__all-MiniLM-L6-v2"
+    )  # MTEB's ModelMeta.model_name_as_path
+    for hostile in ("../../etc", ".hidden", "a\\b", "x\x00y"):
+        with pytest.raises(DataError, match="MTEB model folder"):
+            mteb_model_folder(hostile)
+    (folder,) = [f for f in iter_model_folders(repo) if f.meta["name"] == "stylometric"]
+    _, record = folder.records[0]
+    record.dataset.languages, record.dataset.id, record.dataset.repo = [], "org/unknown", ""
+    with pytest.raises(DataError, match=r"org/unknown .*no languages recorded"):
+        task_result(record)
+    record.dataset.languages = ["eng-Latn"]
+    record.metrics["hf_subset"] = 1.0
+    with pytest.raises(DataError, match=r"metric names \['hf_subset'\] are MTEB's"):
+        task_result(record)
