@@ -205,7 +205,43 @@ def eval_yaml_text(folder: Path, repo: str) -> str | None:
         f"`stylebench run --dataset {repo}`."
     )
     payload = eval_yaml(name, description, config_tasks, DEFAULT_SPLIT)
-    return yaml.safe_dump(payload, sort_keys=False, allow_unicode=True)
+    text = yaml.safe_dump(payload, sort_keys=False, allow_unicode=True)
+    validate_eval_yaml(text, f"{folder}/{EVAL_YAML}", set(config_tasks))
+    return text
+
+
+#: what the Hub documents for ``eval.yaml`` and each of its tasks (required keys: True)
+EVAL_YAML_KEYS = {"name": True, "description": True, "evaluation_framework": True, "tasks": True}
+EVAL_TASK_KEYS = {"id": True, "config": True, "split": True}
+
+
+def validate_eval_yaml(text: str, where: str, configs: set[str]) -> int:
+    """Check an ``eval.yaml`` against the Hub's documented format: ``name``,
+    ``description``, ``evaluation_framework`` strings, ``tasks`` a non-empty list of
+    ``{id, config, split}`` with distinct ids and each config one of ``configs`` (the
+    dataset's); the number of tasks."""
+    import yaml
+
+    payload = _check_keys(yaml.safe_load(text), EVAL_YAML_KEYS, where)
+    for key in ("name", "description", "evaluation_framework"):
+        _check_string(payload[key], f"{where} {key}", 10_000)
+    tasks = payload["tasks"]
+    if not isinstance(tasks, list) or not tasks:
+        raise PublishError(f"{where}: tasks is a non-empty list")
+    seen: set[str] = set()
+    for i, task in enumerate(tasks):
+        _check_keys(task, EVAL_TASK_KEYS, f"{where} task {i}")
+        for key in EVAL_TASK_KEYS:
+            _check_string(task[key], f"{where} task {i} {key}", 200)
+        if task["id"] in seen:
+            raise PublishError(f"{where} task {i}: id {task['id']!r} given twice")
+        if task["config"] not in configs:
+            raise PublishError(
+                f"{where} task {i}: config {task['config']!r} is not one of the dataset's "
+                f"({', '.join(sorted(configs))})"
+            )
+        seen.add(task["id"])
+    return len(tasks)
 
 
 #: what the Hub documents for one ``.eval_results`` entry (required keys marked True)

@@ -173,3 +173,28 @@ def test_steb_nano_datasets_carry_an_eval_yaml(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["push", str(folder), "--repo-id", "org/nano", "--dry-run"])
     assert result.exit_code == 0, result.output
     assert "  eval.yaml\n" in result.output and sorted(p.name for p in folder.rglob("*")) == before
+
+
+def test_eval_yaml_is_checked_against_the_documented_format() -> None:
+    from evaluators.publish import validate_eval_yaml
+
+    good = {
+        "name": "STEL",
+        "description": "order alignment",
+        "evaluation_framework": "stylebench",
+        "tasks": [{"id": "a_clustering", "config": "a", "split": "test"}],
+    }
+    assert validate_eval_yaml(yaml.safe_dump(good), "eval.yaml", {"a"}) == 1
+    twice = {**good, "tasks": good["tasks"] * 2}
+    bad = [
+        (twice, "task 1: id 'a_clustering' given twice"),
+        ({**good, "tasks": [{"id": "x", "config": "b", "split": "test"}]}, "config 'b' is not"),
+        ({**good, "tasks": [{"id": "x", "config": "a"}]}, "task 0 lacks split"),
+        ({k: v for k, v in good.items() if k != "evaluation_framework"}, "lacks evaluation_"),
+        ({**good, "leaderboard": True}, "unknown keys ['leaderboard']"),
+        ({**good, "tasks": []}, "tasks is a non-empty list"),
+    ]
+    for payload, message in bad:
+        with pytest.raises(PublishError) as error:
+            validate_eval_yaml(yaml.safe_dump(payload), "eval.yaml", {"a"})
+        assert message in str(error.value)
