@@ -207,13 +207,13 @@ def steb_by_task(demo: Any, path: Path) -> dict[str, Any]:
             errors[1].append(max(high - value, 0.0))
             scores.setdefault(model, {})[task] = round(value, 4)
         ax.bar(xs, values, width * 0.92, yerr=errors, capsize=2, label=model, color=colors[m % 10])
-    for t, task in enumerate(tasks):
-        levels = {v for (d, k, _), v in chance.items() if k == task}
-        for level in levels:
-            ax.hlines(level, t - 0.42, t + 0.42, colors="black", linestyles="dashed", linewidth=1)
     names = {
         r.result.task_type: r.result.main_score_name for rs in demo.records.values() for r in rs
     }
+    for t, task in enumerate(tasks):
+        levels = {v for (_, k, metric), v in chance.items() if k == task and metric == names[task]}
+        for level in levels:
+            ax.hlines(level, t - 0.42, t + 0.42, colors="black", linestyles="dashed", linewidth=1)
     ax.set_xticks(range(len(tasks)), [f"{readable(t)}\n{readable(names[t])}" for t in tasks])
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("main score (95 % CI)")
