@@ -249,7 +249,7 @@ def run(
     specs, tables = _plan(dataset, config)
     prepare_encoder(model, specs, config, tables)
     runner = runner_for(model, name, config)
-    return [runner.result_record(r) for r in runner.run(specs, tables=tables)]
+    return [runner.result_record(r) for r in runner.run(specs, whole_run=False, tables=tables)]
 
 
 def _config(
@@ -277,9 +277,10 @@ def _config(
 def _plan(
     dataset: Dataset | str | Path, config: RunConfig
 ) -> tuple[list[TaskSpec], dict[tuple[str, str, str | None], Table] | None]:
-    """The specs of an API run: a folder or Hub id is planned as ``stylebench run``
-    plans it (:func:`evaluators.run_service.plan`); a :class:`Dataset` in memory runs
-    each task on the first of its tables that serves it."""
+    """The specs of an API run, its task names and episodes checked once: a folder or
+    Hub id is planned as ``stylebench run`` plans it (:func:`evaluators.run_service.plan`);
+    a :class:`Dataset` in memory runs each task on the first of its tables that serves
+    it, with the same checks."""
     if not isinstance(dataset, Dataset):
         return plan([str(dataset)], config), None
     check_tasks(config.tasks)

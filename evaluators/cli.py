@@ -169,7 +169,7 @@ def demo(out: Path, models: tuple[str, ...], no_progress: bool) -> None:
     default="steb",
     show_default=True,
     help="steb: the STEB authors' rules where the paper is silent (solver tie-breaks); "
-    "steb-strict: tied optima score their expected accuracy (evaluators/tasks/PROTOCOL.md).",
+    "steb-strict: tied optima score their expected accuracy (docs/concepts/protocol.md).",
 )
 @click.option(
     "--chunk/--truncate",
@@ -331,11 +331,8 @@ def run(
             f"datasets), {ray_cpus:g} CPU and {ray_gpus:g} GPU each, cluster {ray_address}"
         )
         by_model = run_on_ray(
-            models, specs, address=ray_address, out_dir=out, cache_dir=config.cache_dir,
-            seed=seed, protocol=protocol, resume=resume, chunk=chunking, batch_size=batch_size,
-            device=device, fit_corpus=fit_corpus, num_cpus=ray_cpus, num_gpus=ray_gpus,
-            progress=not no_progress, sampling=sampling, submetrics=submetrics,
-        )  # fmt: skip
+            models, specs, config, address=ray_address, num_cpus=ray_cpus, num_gpus=ray_gpus
+        )
         from evaluators.distributed.ray_runner import results_per_node
 
         nodes = results_per_node(by_model)

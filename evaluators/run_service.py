@@ -4,8 +4,10 @@ tasks, prepares its encoder and runs it through the functions here, so that they
 the same things, fit the same way and write the same result records
 (:mod:`evaluators.results.record`).
 
-* :class:`RunConfig`: every setting of a run (seed, protocol, episodes, sub-metrics,
-  chunking, batch size, devices, fit corpus, cache, output, resume, progress).
+* :class:`RunConfig` (:mod:`evaluators.run_config`): every setting of a run (seed,
+  protocol, episodes, sub-metrics, chunking, batch size, devices, backend, precision,
+  token budget, fit corpus, cache, output, resume, progress); the one value a route
+  passes on, to the Runner and whole to a Ray task.
 * :func:`plan`: the (dataset, task) pairs to run; unknown tasks, tasks that apply to none
   of the datasets and episodes that apply to none of the tasks are refused here.
 * :func:`load_encoder` / :func:`prepare_encoder`: a built-in or model name as an encoder
@@ -18,81 +20,68 @@ the same things, fit the same way and write the same result records
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import StylebenchError
 from dataset_scripts.core.url_credentials import redact
 from evaluators.data import Table
+from evaluators.run_config import RunConfig
 from evaluators.runner import (
-    COMMIT_EVERY,
     Runner,
     RunRecord,
     TaskSpec,
     UnitsFailed,
     check_sampling,
-    plan_tasks,
+    dataset_tasks,
 )
-from evaluators.tasks import DEFAULT_SEED, check_tasks
-from evaluators.tasks.episodes import DEFAULT_SAMPLING, Sampling
-from evaluators.tasks.protocol import DEFAULT_PROTOCOL
+from evaluators.tasks import check_tasks
+
+__all__ = [
+    "RunConfig",
+    "load_encoder",
+    "model_name",
+    "plan",
+    "prepare_encoder",
+    "run",
+    "run_specs",
+    "runner_for",
+]
 
 TableKey = tuple[str, str, str | None]  # (dataset ref, config, split)
 
 
-@dataclass(frozen=True)
-class RunConfig:
-    """Every setting of a run. ``batch_size`` is the encoder's (None: its default);
-    ``commit_every`` the texts per cache transaction; ``devices`` several devices of one
-    model (``--devices``)."""
+def plan(
+    datasets: Sequence[str],
+    config: RunConfig,
+    *,
+    skip: Callable[[str, str], None] | None = None,
+) -> list[TaskSpec]:
+    """Every (dataset, task) of the run; refuses what cannot run (see the module doc).
+    The run's one check of task names and of episodes: the routes after it (the
+    :class:`~evaluators.runner.Runner`, a Ray task) do not repeat them.
 
-    seed: int = DEFAULT_SEED
-    protocol: str = DEFAULT_PROTOCOL
-    sampling: Sampling = DEFAULT_SAMPLING
-    submetrics: Mapping[str, Sequence[str]] = field(default_factory=dict)
-    tasks: tuple[str, ...] | None = None
-    chunk: bool | str = False  # True: spaCy sentence boundaries; "regex": the fast splitter
-    batch_size: int | None = None
-    device: str | None = None
-    devices: tuple[str, ...] | None = None
-    fit_corpus: Path | None = None
-    cache_dir: Path | None = None
-    out_dir: Path | None = None
-    resume: bool = False
-    progress: bool = True
-    commit_every: int = COMMIT_EVERY
-    backend: str | None = None  # onnx, openvino, torch (None: torch); st:/hf: encoders
-    precision: str | None = None  # fp32, fp16, bf16, int8 (None: fp32)
-    token_budget: int | str | None = None  # padded tokens per batch, or "auto"
-
-    def encoder_settings(self) -> dict[str, Any]:
-        """The keyword arguments of :func:`evaluators.encoders.get_encoder` for a name."""
-        settings: dict[str, Any] = {"chunk": self.chunk, "device": self.device}
-        if self.batch_size is not None:
-            settings["batch_size"] = self.batch_size
-        if self.devices:
-            settings["devices"] = list(self.devices)
-        fast = {
-            "backend": self.backend,
-            "precision": self.precision,
-            "token_budget": self.token_budget,
-        }
-        settings |= {key: value for key, value in fast.items() if value is not None}
-        if (self.backend or self.precision) and self.protocol == "steb":
-            settings["strict"] = True  # a backend beyond the tolerance is refused
-        return settings
-
-
-def plan(datasets: Sequence[str], config: RunConfig) -> list[TaskSpec]:
-    """Every (dataset, task) of the run; refuses what cannot run (see the module doc)."""
+    ``skip(dataset, reason)``: a dataset that cannot be read, or that none of the tasks
+    applies to, is reported there and left out instead of stopping the run (the Space
+    runs the others); the plan may then be empty."""
     check_tasks(config.tasks)
     if not datasets:
         raise StylebenchError(
             "nothing to evaluate: give a dataset or a benchmark with built datasets"
         )
-    specs = plan_tasks(list(datasets), list(config.tasks) if config.tasks else None)
-    if not specs:
+    wanted = list(config.tasks) if config.tasks else None
+    specs: list[TaskSpec] = []
+    for ref in datasets:
+        try:
+            found = dataset_tasks([ref], wanted)
+        except Exception as error:  # reported per dataset, with its cause
+            if skip is None:
+                raise
+            skip(ref, str(error).strip() or type(error).__name__)
+            continue
+        if not found and skip is not None:
+            skip(ref, "none of the chosen tasks applies")
+        specs += found
+    if not specs and skip is None:
         raise StylebenchError(
             f"none of the tasks {list(config.tasks or [])} applies to {', '.join(map(str, datasets))}"
         )
@@ -137,18 +126,7 @@ def prepare_encoder(
 
 def runner_for(encoder: Any, name: str, config: RunConfig) -> Runner:
     """The embed-once runner of one (prepared) encoder with the config's settings."""
-    return Runner(
-        encoder,
-        name,
-        cache_dir=config.cache_dir,
-        out_dir=config.out_dir,
-        seed=config.seed,
-        batch_size=config.commit_every,
-        progress=config.progress,
-        protocol=config.protocol,
-        sampling=config.sampling,
-        submetrics={k: list(v) for k, v in config.submetrics.items()},
-    )
+    return Runner(encoder, name, config)
 
 
 def run_specs(
@@ -158,14 +136,15 @@ def run_specs(
     config: RunConfig,
     *,
     tables: Mapping[TableKey, Table] | None = None,
-    whole_run: bool = True,
+    whole_run: bool = False,
 ) -> list[RunRecord]:
     """Prepare ``encoder`` and run ``specs`` (``tables``: rows already in memory, keyed by
-    (dataset, config, split), for data that is not a folder or Hub id)."""
+    (dataset, config, split), for data that is not a folder or Hub id). ``specs`` come
+    from :func:`plan` (or a route's own plan of rows in memory), which checked them;
+    ``whole_run=True`` checks episodes against ``specs`` once more, for specs planned
+    otherwise."""
     prepare_encoder(encoder, specs, config, tables)
-    return runner_for(encoder, name, config).run(
-        specs, resume=config.resume, whole_run=whole_run, tables=tables
-    )
+    return runner_for(encoder, name, config).run(specs, whole_run=whole_run, tables=tables)
 
 
 def run(
@@ -176,14 +155,14 @@ def run(
     on_encoder: Callable[[str, Any], None] | None = None,
 ) -> dict[str, list[RunRecord]]:
     """Run every model on every planned (dataset, task): ``datasets`` are refs (planned
-    with :func:`plan`) or specs already planned. ``on_encoder(name, encoder)`` is called
-    once each encoder is prepared (the CLI prints how a model was routed)."""
+    with :func:`plan`) or specs :func:`plan` returned (checked there, not again).
+    ``on_encoder(name, encoder)`` is called once each encoder is prepared (the CLI
+    prints how a model was routed)."""
     specs = (
         list(datasets)
         if datasets and isinstance(datasets[0], TaskSpec)
         else plan([str(d) for d in datasets], config)
     )
-    check_sampling(config.sampling, specs)
     out: dict[str, list[RunRecord]] = {}
     failures: list[str] = []
     total = 0
@@ -194,7 +173,7 @@ def run(
             if on_encoder is not None:
                 on_encoder(name, encoder)
             try:
-                out[name] = runner_for(encoder, name, config).run(specs, resume=config.resume)
+                out[name] = runner_for(encoder, name, config).run(specs, whole_run=False)
             except UnitsFailed as failed:  # the other units (and models) go on
                 out[name] = failed.records
                 failures += [f"{name}: {line}" for line in failed.failures]

@@ -9,7 +9,7 @@ import platform
 import time
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -30,8 +30,8 @@ from evaluators.encoders.base import (
 )
 from evaluators.results.ids import slug
 from evaluators.results.record import ResultRecord
+from evaluators.run_config import RunConfig
 from evaluators.tasks import (
-    DEFAULT_SEED,
     EVALUATORS,
     EmbeddingLookup,
     TaskEvaluator,
@@ -40,11 +40,10 @@ from evaluators.tasks import (
     get_evaluator,
 )
 from evaluators.tasks.episodes import DEFAULT_SAMPLING, Sampling
-from evaluators.tasks.protocol import DEFAULT_PROTOCOL, check_protocol, protocol_record
+from evaluators.tasks.protocol import check_protocol, protocol_record
 
 EPISODE_KEY = "\x1eepisode\x1e"  # cache key of a whole episode (model-pooled encoders)
 EPISODE_SEP = "\x1f"  # between an episode's texts in its cache key
-COMMIT_EVERY = 256  # texts per cache transaction (the most a killed run can lose)
 _VERSIONED = (
     "stylebench",
     "numpy",
@@ -120,8 +119,18 @@ def package_versions() -> dict[str, str]:
 
 
 def plan_tasks(datasets: Sequence[str], task_types: Sequence[str] | None = None) -> list[TaskSpec]:
-    """Every requested task type that each dataset's configs can serve."""
+    """Every requested task type that each dataset's configs can serve. The names are
+    checked here only when called on its own: :func:`evaluators.run_service.plan`
+    checks them once for the run and plans through :func:`dataset_tasks`."""
     check_tasks(task_types)
+    return dataset_tasks(datasets, task_types)
+
+
+def dataset_tasks(
+    datasets: Sequence[str], task_types: Sequence[str] | None = None
+) -> list[TaskSpec]:
+    """:func:`plan_tasks` without the check of the names (an unknown one matches no
+    config): for a planner that checked them."""
     specs = []
     for ref in datasets:
         for config, schema in config_schemas(ref).items():
@@ -153,32 +162,50 @@ class Runner:
         self,
         encoder: Encoder,
         model_name: str,
-        *,
-        cache_dir: Path | None = None,
-        out_dir: Path | None = None,
-        seed: int = DEFAULT_SEED,
-        batch_size: int = COMMIT_EVERY,
-        progress: bool = True,
-        protocol: str = DEFAULT_PROTOCOL,
-        sampling: Sampling | None = None,
-        submetrics: dict[str, list[str]] | None = None,
+        config: RunConfig | None = None,
+        **settings: Any,
     ) -> None:
-        """``sampling`` (episodes, per-class count; :mod:`evaluators.tasks.episodes`) goes
-        to every task that supports it (the others run as built and say so in
-        ``details["sampling"]["not_applied"]``); ``submetrics`` (``{name: [classes]}``)
-        to every task whose rows have classes."""
-        self.sampling = sampling or DEFAULT_SAMPLING
-        self.submetrics = dict(submetrics or {})
+        """``config``: the run's settings (:class:`~evaluators.run_config.RunConfig`);
+        ``settings``: fields of it to set, a shorthand for ``dataclasses.replace``
+        (``Runner(encoder, name, out_dir="results", progress=False)``). Its ``sampling``
+        (episodes, per-class count; :mod:`evaluators.tasks.episodes`) goes to every task
+        that supports it (the others run as built and say so in
+        ``details["sampling"]["not_applied"]``); its ``submetrics`` (``{name: [classes]}``)
+        to every task whose rows have classes. The encoder is used as it is (built and
+        prepared by :mod:`evaluators.run_service`); the config's encoder settings are
+        what it was built with."""
+        self.config = replace(config or RunConfig(), **settings)
+        config = self.config
+        self.sampling = config.sampling or DEFAULT_SAMPLING
+        self.submetrics = {name: list(c) for name, c in config.submetrics.items()}
         self.encoder = encoder
         self.model_name = model_name
         self.identity = encoder_identity(encoder)
-        self.cache = EmbeddingCache(cache_dir, self.identity) if cache_dir else None
-        self.out_dir = Path(out_dir) if out_dir else None
-        self.seed = seed
-        self.protocol = check_protocol(protocol)
-        self.batch_size = batch_size
-        self.progress = progress
+        self.cache = (
+            EmbeddingCache(Path(config.cache_dir), self.identity) if config.cache_dir else None
+        )
+        self.out_dir = Path(config.out_dir) if config.out_dir else None
+        self.seed = config.seed
+        self.protocol = check_protocol(config.protocol)
+        self.commit_every = config.commit_every
+        self.progress = config.progress
         self._dim: int | None = None  # the embedding dimension, once vectors exist
+
+    @property
+    def encode_batch_size(self) -> int | None:
+        """Texts per forward pass of the encoder: its own ``batch_size`` (looked up
+        through wrappers such as chunk-and-pool), else the config's, else None (an
+        encoder without batches). Recorded as the result's ``execution.batch_size``;
+        :attr:`commit_every` is another thing (texts per cache transaction)."""
+        seen: Any = self.encoder
+        for _ in range(4):  # a wrapper (chunk-and-pool, several devices) holds the model
+            size = getattr(seen, "batch_size", None)
+            if isinstance(size, int) and not isinstance(size, bool):
+                return size
+            seen = getattr(seen, "encoder", None)
+            if seen is None:
+                break
+        return self.config.batch_size
 
     def embed(
         self, texts: Sequence[str], label: str = "", encode: Any = None
@@ -201,8 +228,8 @@ class Runner:
             disable=not self.progress or not missing,
             leave=False,
         )
-        for start in range(0, len(missing), self.batch_size):
-            batch = missing[start : start + self.batch_size]
+        for start in range(0, len(missing), self.commit_every):
+            batch = missing[start : start + self.commit_every]
             vectors = as_embedding_matrix(encode(batch), len(batch), self.model_name)
             if self.cache is not None:
                 self.cache.put_many(batch, vectors)
@@ -275,22 +302,24 @@ class Runner:
         self,
         specs: Sequence[TaskSpec],
         *,
-        resume: bool = False,
+        resume: bool | None = None,
         whole_run: bool = True,
         tables: Any = None,
     ) -> list[RunRecord]:
-        """Evaluate every spec; with ``resume``, a task whose result file already holds
+        """Evaluate every spec; with ``resume`` (default: the config's), a task whose result file already holds
         this model identity, seed and dataset fingerprint is read back, not recomputed
         (and a dataset whose tasks are all done is not embedded at all). ``whole_run``:
         ``specs`` are the whole run, so episodes that apply to none of them are an error
-        (:func:`check_sampling`); ``False`` for one part of a run checked as a whole
-        elsewhere (a Ray job). ``tables``: rows already in memory, keyed by (dataset,
+        (:func:`check_sampling`); ``False`` for specs checked as a whole elsewhere
+        (:func:`evaluators.run_service.plan`: a run checks once; a Ray job is one part of
+        a run checked by its driver). ``tables``: rows already in memory, keyed by (dataset,
         config, split) (:func:`evaluators.run_service.run_specs`).
 
         A unit whose data its task cannot score (a set with no positive pair, say) does
         not stop the run: the others are evaluated and written, then :class:`UnitsFailed`
         names each failed unit (dataset, task, cause)."""
         preloaded = tables
+        resume = self.config.resume if resume is None else resume
         if whole_run:
             check_sampling(self.sampling, specs)
         by_dataset: dict[str, list[TaskSpec]] = defaultdict(list)
@@ -463,7 +492,7 @@ class Runner:
                 "encode_seconds": round(record.embedding.seconds, 4),
                 "evaluation_seconds": round(record.evaluation_seconds, 4),
             },
-            execution={"batch_size": self.batch_size},
+            execution={"batch_size": self.encode_batch_size},
             versions=package_versions(),
             hardware=hardware(),
             created_at=datetime.now(UTC).isoformat(timespec="seconds"),

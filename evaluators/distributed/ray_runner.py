@@ -45,10 +45,8 @@ from dataset_scripts.core.url_credentials import redact
 if TYPE_CHECKING:  # workers import the heavy modules only after setting the environment
     import socket
 
+    from evaluators.run_config import RunConfig
     from evaluators.runner import RunRecord, TaskSpec
-    from evaluators.tasks.episodes import Sampling
-
-DEFAULT_PROTOCOL = "steb"  # evaluators.tasks.protocol.DEFAULT_PROTOCOL, checked by the Runner
 
 # environment the workers need to behave like the driver (offline hub, caches)
 _FORWARDED_ENV = (
@@ -272,19 +270,17 @@ def join_failure_message(address: str, error: BaseException) -> str:
     return f"cannot join the Ray cluster at {address!r}: {first} ({hint})"
 
 
-def _driver_encoder(
-    model: str, specs: Sequence[TaskSpec], settings: dict[str, Any], fit_corpus: Path | None
-) -> Any | None:
+def _driver_encoder(model: str, specs: Sequence[TaskSpec], config: RunConfig) -> Any | None:
     """The fitted encoder to ship for a non-neural built-in that needs fitting; else
     ``None`` (workers build the encoder from its spec)."""
-    from evaluators.encoders import BUILTIN_ENCODERS, get_encoder
-    from evaluators.run_service import RunConfig, prepare_encoder
+    from evaluators.encoders import BUILTIN_ENCODERS
+    from evaluators.run_service import load_encoder, prepare_encoder
 
     entry = BUILTIN_ENCODERS.get(model)
     if entry is None or entry.kind != "non-neural":
         return None
-    encoder = get_encoder(model, **settings)
-    return encoder if prepare_encoder(encoder, specs, RunConfig(fit_corpus=fit_corpus)) else None
+    encoder, _ = load_encoder(model, config)
+    return encoder if prepare_encoder(encoder, specs, config) else None
 
 
 def _worker_encoder(model: str, settings: dict[str, Any]) -> Any:
@@ -301,53 +297,54 @@ def _worker_encoder(model: str, settings: dict[str, Any]) -> Any:
     return _WORKER_ENCODER[key]
 
 
+def job_config(config: RunConfig) -> dict[str, Any]:
+    """What a Ray task receives of the run's config: every field
+    (:meth:`RunConfig.as_plain`, plain data), with ``progress`` off (the driver draws
+    the one bar over jobs)."""
+    from dataclasses import replace
+
+    return replace(config, progress=False).as_plain()
+
+
 def run_job(
     job: Job | tuple[str, str, list[tuple[str, str, str | None]]],
     shipped: Any,
-    settings: dict[str, Any],
-    out_dir: str,
-    cache_dir: str | None,
-    seed: int,
-    resume: bool,
+    config: RunConfig | Mapping[str, Any],
     cwd: str,
-    protocol: str = DEFAULT_PROTOCOL,
     env: Mapping[str, str] | None = None,
-    sampling: Mapping[str, Any] | None = None,
-    submetrics: Mapping[str, list[str]] | None = None,
 ) -> list[RunRecord]:
     """Body of one Ray task (also callable in-process). ``env`` (the driver's offline
     and cache settings) is applied before the first stylebench import of the worker:
-    Ray sends ``job`` as plain data (:func:`_job_fields`), episodes as
-    ``Sampling.requested()`` and a shipped encoder as ``[ObjectRef]``, which is
-    fetched only here. The driver has checked episodes against the whole run."""
+    Ray sends ``job`` as plain data (:func:`_job_fields`), the run's config whole as
+    plain data (:func:`job_config`; a :class:`RunConfig` in-process) and a shipped
+    encoder as ``[ObjectRef]``, which is fetched only here. The encoder is built from
+    the config's encoder settings (backend, precision, token budget, strictness
+    included) unless one was shipped. The driver has checked the run's task names and
+    episodes."""
     os.environ.update(env or {})
-    from evaluators.run_service import RunConfig, model_name, runner_for
+    from evaluators.run_config import RunConfig
+    from evaluators.run_service import model_name, runner_for
     from evaluators.runner import TaskSpec
-    from evaluators.tasks.episodes import DEFAULT_SAMPLING, Sampling
 
     if not isinstance(job, Job):
         model, dataset, tasks = job
         job = Job(model, dataset, tuple(TaskSpec(dataset, *task) for task in tasks))
+    if not isinstance(config, RunConfig):
+        config = RunConfig.from_plain(config)
+    if config.out_dir is None:
+        raise StylebenchError("a Ray job writes its results under --out: give out_dir")
     if isinstance(shipped, list):  # [ObjectRef]: Ray does not resolve refs nested in a list
         import ray
 
         shipped = ray.get(shipped[0])
     if Path(cwd).is_dir():
         os.chdir(cwd)
-    encoder = shipped if shipped is not None else _worker_encoder(job.model, settings)
-    config = RunConfig(
-        seed=seed,
-        protocol=protocol,
-        sampling=Sampling(**sampling) if sampling else DEFAULT_SAMPLING,
-        submetrics=dict(submetrics or {}),
-        cache_dir=Path(cache_dir) if cache_dir else None,
-        out_dir=Path(out_dir),
-        resume=resume,
-        progress=False,
+    encoder = (
+        shipped if shipped is not None else _worker_encoder(job.model, config.encoder_settings())
     )
     runner = runner_for(encoder, model_name(job.model), config)
     try:
-        records = runner.run(list(job.specs), resume=config.resume, whole_run=False)
+        records = runner.run(list(job.specs), whole_run=False)
     finally:
         if runner.cache is not None:
             runner.cache.close()
@@ -376,48 +373,50 @@ def results_per_node(by_model: Mapping[str, Sequence[RunRecord]]) -> dict[str, i
 
 def run_on_ray(
     models: Sequence[str],
-    specs: Sequence[TaskSpec],
+    datasets: Sequence[str] | Sequence[TaskSpec],
+    config: RunConfig,
     *,
     address: str,
-    out_dir: Path,
-    cache_dir: Path | None,
-    seed: int = 42,
-    protocol: str = DEFAULT_PROTOCOL,
-    resume: bool = True,
-    chunk: bool | str = True,
-    batch_size: int = 32,
-    device: str | None = None,
-    fit_corpus: Path | None = None,
     num_cpus: float = 1.0,
     num_gpus: float = 0.0,
-    progress: bool = True,
     encoders: Mapping[str, Any] | None = None,
-    sampling: Sampling | None = None,
-    submetrics: Mapping[str, list[str]] | None = None,
 ) -> dict[str, list[RunRecord]]:
     """Run every (model, dataset) job as a Ray task; records per model, in plan order.
 
+    ``datasets`` are refs (planned with :func:`evaluators.run_service.plan`) or the
+    specs it returned (checked there, not again). ``config`` is the run's
+    :class:`~evaluators.run_config.RunConfig`; every task receives it whole
+    (:func:`job_config`), so a worker builds each encoder with the run's chunking,
+    batch size, device, backend, precision and token budget and runs the ordinary
+    :class:`~evaluators.runner.Runner` with its seed, protocol, episodes, sub-metrics,
+    cache, output folder (``config.out_dir``, required) and resume rule.
+    ``config.progress`` draws the driver's bar over jobs.
+
     ``encoders`` maps model names to ready encoder objects to ship to the tasks as they
     are (e.g. a fitted TF-IDF with your settings); other models are built by the workers
-    from their spec, except built-ins that need fitting, which the driver fits first.
-    ``sampling`` (episodes, per-class count) and ``submetrics`` reach every task as in
-    a local run (:class:`~evaluators.runner.Runner`). ``chunk`` is as in
-    :class:`~evaluators.run_service.RunConfig`: False (no chunking), True (spaCy sentence
-    boundaries) or a splitter name of :data:`~evaluators.encoders.chunking.SPLITTERS`
-    (``"regex"``).
+    from their spec, except built-ins that need fitting, which the driver fits first
+    (on ``config.fit_corpus`` or the evaluated texts, as a local run).
 
     Raises :class:`StylebenchError` listing the failed jobs (after all others finished
     and wrote their results, so a rerun resumes).
     """
     from tqdm.auto import tqdm
 
-    from evaluators.runner import check_sampling
+    from evaluators.run_service import plan
+    from evaluators.runner import TaskSpec
 
-    if sampling is not None:
-        check_sampling(sampling, specs)  # against the whole run, as a local run does
+    if config.out_dir is None:
+        raise StylebenchError("a Ray run writes its results under --out: give out_dir")
+    if config.devices:
+        raise StylebenchError("--devices does not combine with --ray: use --ray-gpus")
+    specs = (
+        list(datasets)
+        if datasets and isinstance(datasets[0], TaskSpec)
+        else plan([str(d) for d in datasets], config)
+    )
     ray = connect(address)
     jobs = plan_jobs(models, specs)
-    settings = {"chunk": chunk, "batch_size": batch_size, "device": device}
+    shipped_config = job_config(config)
     cwd = os.getcwd()
     env = {key: os.environ[key] for key in _FORWARDED_ENV if key in os.environ}
     # env travels as an argument, not a runtime_env: a runtime_env makes Ray start a
@@ -425,7 +424,7 @@ def run_on_ray(
     task = ray.remote(max_calls=0)(run_job).options(num_cpus=num_cpus, num_gpus=num_gpus)
     shipped: dict[str, Any] = {}
     for model in models:
-        encoder = (encoders or {}).get(model) or _driver_encoder(model, specs, settings, fit_corpus)
+        encoder = (encoders or {}).get(model) or _driver_encoder(model, specs, config)
         shipped[model] = [ray.put(encoder)] if encoder is not None else None
     # per model (a worker keeps one model loaded), largest first: on few workers the
     # run then ends with small jobs, not with one big straggler
@@ -436,25 +435,14 @@ def run_on_ray(
     rank = {model: i for i, model in enumerate(models)}
     order = sorted(jobs, key=lambda job: (rank[job.model], -costs.get(job.dataset, 0)))
     pending = {
-        task.remote(
-            _job_fields(job),
-            shipped[job.model],
-            settings,
-            str(out_dir),
-            str(cache_dir) if cache_dir else None,
-            seed,
-            resume,
-            cwd,
-            protocol,
-            env,
-            sampling.requested() if sampling is not None else None,
-            dict(submetrics or {}),
-        ): job
+        task.remote(_job_fields(job), shipped[job.model], shipped_config, cwd, env): job
         for job in order
     }
     finished: dict[Job, list[RunRecord]] = {}
     failures: list[str] = []
-    bar = tqdm(total=len(jobs), desc="ray jobs (model x dataset)", unit="job", disable=not progress)
+    bar = tqdm(
+        total=len(jobs), desc="ray jobs (model x dataset)", unit="job", disable=not config.progress
+    )
     waiting = list(pending)
     while waiting:
         done, waiting = ray.wait(waiting, num_returns=1)

@@ -27,12 +27,18 @@ EVALUATORS: dict[str, type[TaskEvaluator]] = {
 }
 
 
+def unknown_task(task: str) -> UnknownNameError:
+    """The error of a task name that is not a task type."""
+    return UnknownNameError(f"unknown task {task!r}; known tasks: {', '.join(EVALUATORS)}")
+
+
 def check_tasks(tasks: Iterable[str] | None) -> None:
-    """The one check of task names (the run service, the API, the Space and the runner's
-    planner call it)."""
+    """The one check of a run's task names: :func:`evaluators.run_service.plan` calls it
+    once per run (every route plans there); :func:`evaluators.runner.plan_tasks` when
+    called on its own."""
     for task in tasks or ():
         if task not in EVALUATORS:
-            raise UnknownNameError(f"unknown task {task!r}; known tasks: {', '.join(EVALUATORS)}")
+            raise unknown_task(task)
 
 
 def get_evaluator(
@@ -44,7 +50,8 @@ def get_evaluator(
 ) -> TaskEvaluator:
     """The evaluator of ``task_type``; ``sampling`` (episodes, per-class count) and
     ``submetrics`` (named class subsets) as in :class:`TaskEvaluator`."""
-    check_tasks([task_type])
+    if task_type not in EVALUATORS:
+        raise unknown_task(task_type)
     return EVALUATORS[task_type](
         seed=seed, protocol=protocol, sampling=sampling, submetrics=submetrics
     )

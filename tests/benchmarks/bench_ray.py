@@ -73,18 +73,24 @@ def worker_start(model: str, folder: str, out: Path) -> float:
     of one job's body (``run_job``) minus a second run of it, in a fresh interpreter
     with one thread (stylebench's runner, ``datasets``, scikit-learn, the encoder's
     libraries, the model). Starting the worker process itself is not included."""
-    from evaluators.distributed.ray_runner import _job_fields, plan_jobs
+    import pickle
+
+    from evaluators.distributed.ray_runner import _job_fields, job_config, plan_jobs
+    from evaluators.run_service import RunConfig
     from evaluators.runner import plan_tasks
 
     fields = _job_fields(plan_jobs([model], plan_tasks([folder]))[0])
+    configs = [  # what run_on_ray ships, pickled as Ray sends it
+        pickle.dumps(job_config(RunConfig(chunk=True, batch_size=32, out_dir=Path(f"{out}{i}"))))
+        for i in range(2)
+    ]
     code = (
-        "import time\n"
+        "import pickle, time\n"
         "from evaluators.distributed.ray_runner import run_job\n"
         "times = []\n"
-        "for i in range(2):\n"
+        f"for i, shipped in enumerate({configs!r}):\n"
         "    t = time.perf_counter()\n"
-        f"    run_job({fields!r}, None, {{'chunk': True, 'batch_size': 32, 'device': None}},"
-        f" {str(out)!r} + str(i), None, 42, False, '.')\n"
+        f"    run_job({fields!r}, None, pickle.loads(shipped), '.')\n"
         "    times.append(time.perf_counter() - t)\n"
         "print(times[0] - times[1])\n"
     )

@@ -59,11 +59,11 @@ def test_every_route_writes_the_same_record(
     records = api.run(MODEL, folder)
     assert {r.task: r.stable_json() for r in records} == from_demo
 
-    from evaluators.distributed.ray_runner import Job, run_job
+    from evaluators.distributed.ray_runner import Job, job_config, run_job
 
     specs = plan([str(folder)], RunConfig())
-    run_job(Job(MODEL, str(folder), tuple(specs)), None, {}, str(tmp_path / "ray"), None,
-            42, False, str(Path.cwd()))  # fmt: skip  # the Ray task's body, in-process
+    shipped = job_config(RunConfig(out_dir=tmp_path / "ray"))  # as run_on_ray ships it
+    run_job(Job(MODEL, str(folder), tuple(specs)), None, shipped, str(Path.cwd()))
     assert _stable(tmp_path / "ray") == from_demo
 
     monkeypatch.syspath_prepend(str(SPACE_DIR))

@@ -119,12 +119,12 @@ def test_three_tasks_embed_each_unique_text_once(toy_folder: Path, tmp_path: Pat
 def test_killed_run_resumes_without_reembedding(toy_folder: Path, tmp_path: Path) -> None:
     specs = plan_tasks([str(toy_folder)], ["clustering"])
     killed = CountingEncoder(fail_after=20)
-    runner = Runner(killed, "toy", cache_dir=tmp_path / "cache", batch_size=8, progress=False)
+    runner = Runner(killed, "toy", cache_dir=tmp_path / "cache", commit_every=8, progress=False)
     with pytest.raises(KeyboardInterrupt):
         runner.run(specs)
     assert len(killed.encoded) == 16  # two committed batches of 8
     resumed = CountingEncoder()
-    Runner(resumed, "toy", cache_dir=tmp_path / "cache", batch_size=8, progress=False).run(specs)
+    Runner(resumed, "toy", cache_dir=tmp_path / "cache", commit_every=8, progress=False).run(specs)
     assert len(resumed.encoded) == 36 - 16
     assert not set(resumed.encoded) & set(killed.encoded)
 

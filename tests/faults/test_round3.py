@@ -265,14 +265,15 @@ def test_a_real_ray_head_passes_the_probe() -> None:
 
 
 def test_run_on_ray_chunk_is_typed_as_the_values_it_receives() -> None:
-    """``stylebench run`` passes True, False or a splitter name ("regex") as ``chunk``."""
+    """``stylebench run`` passes True, False or a splitter name ("regex") as ``chunk``:
+    it reaches ``run_on_ray`` inside the run's RunConfig (issue 43), typed for them."""
     import inspect
 
     from evaluators.distributed import ray_runner
     from evaluators.encoders.chunking import SPLITTERS
     from evaluators.run_service import RunConfig
 
-    chunk = inspect.signature(ray_runner.run_on_ray).parameters["chunk"]
-    # postponed annotations: the text, the same as RunConfig.chunk's
-    assert chunk.annotation == "bool | str" == RunConfig.__annotations__["chunk"]
-    assert chunk.default is True and "regex" in SPLITTERS
+    parameters = inspect.signature(ray_runner.run_on_ray).parameters
+    # postponed annotations: the text
+    assert parameters["config"].annotation == "RunConfig" and "chunk" not in parameters
+    assert RunConfig.__annotations__["chunk"] == "bool | str" and "regex" in SPLITTERS

@@ -402,8 +402,9 @@ def space(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, root: Path, zoo: Zoo)
 @pytest.mark.parametrize("name", _params(ALL))
 def test_space_run_endpoint(name, space, zoo, datasets, root, capsys, hub_cache) -> None:
     """``/run_embedding`` on the two folders under ``built/`` (listed without any
-    environment variable): the CLI's numbers (TF-IDF: the Space fits it on the demo's
-    sentences, as ``stylebench demo`` does, so only its tasks are compared); encoders the
+    environment variable): the CLI's numbers (TF-IDF: the Space fits it on the texts of
+    both folders of its one run, the CLI here on one folder's, so only its tasks are
+    compared); encoders the
     Space refuses (models that run their own code, causal LMs, served models, paths it does
     not allow) get one line saying why."""
     import gradio as gr

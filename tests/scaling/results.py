@@ -6,7 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-VOLATILE = ("timings", "created_at")  # what differs between two runs of the same work
+# what differs between two runs of the same work (``evaluation_time``: encode +
+# evaluation seconds, evaluators/results/record.py)
+VOLATILE = ("timings", "evaluation_time", "created_at")
 
 
 def result_payloads(root: Path) -> dict[str, dict[str, Any]]:
@@ -15,6 +17,6 @@ def result_payloads(root: Path) -> dict[str, dict[str, Any]]:
     for path in sorted(Path(root).rglob("*.json")):
         payload = json.loads(path.read_text())
         for key in VOLATILE:
-            payload.pop(key)
+            payload.pop(key, None)
         found[str(path.relative_to(root))] = payload
     return found

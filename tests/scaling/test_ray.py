@@ -115,22 +115,19 @@ def test_ray_progress_and_failure_report(
 ) -> None:
     from dataset_scripts.core.errors import StylebenchError
     from evaluators.distributed import run_on_ray
+    from evaluators.run_service import RunConfig
     from evaluators.runner import plan_tasks
 
     specs = plan_tasks(datasets[:1])
-    records = run_on_ray(
-        ["random"], specs, address="auto", out_dir=tmp_path / "out", cache_dir=None, progress=True
-    )
+    records = run_on_ray(["random"], specs, RunConfig(out_dir=tmp_path / "out"), address="auto")
     assert len(records["random"]) == len(specs)
     assert "ray jobs (model x dataset): 100%" in capsys.readouterr().err
     with pytest.raises(StylebenchError, match=r"1 of 1 Ray jobs failed.*no-such-encoder"):
         run_on_ray(
             ["no-such-encoder"],
             specs,
+            RunConfig(out_dir=tmp_path / "bad", progress=False),
             address="auto",
-            out_dir=tmp_path / "bad",
-            cache_dir=None,
-            progress=False,
         )
 
 
@@ -143,6 +140,7 @@ def test_fitted_encoder_is_fitted_once_and_shipped(
     from evaluators.distributed import run_on_ray
     from evaluators.encoders import get_encoder
     from evaluators.fit_corpus import fit_if_needed
+    from evaluators.run_service import RunConfig
     from evaluators.runner import Runner, plan_tasks
 
     specs = plan_tasks(datasets)
@@ -152,10 +150,8 @@ def test_fitted_encoder_is_fitted_once_and_shipped(
     run_on_ray(
         ["tfidf-char"],
         specs,
+        RunConfig(out_dir=tmp_path / "ray", progress=False),
         address="auto",
-        out_dir=tmp_path / "ray",
-        cache_dir=None,
-        progress=False,
         encoders={"tfidf-char": encoder},
     )
     serial, distributed = result_payloads(tmp_path / "serial"), result_payloads(tmp_path / "ray")
@@ -186,19 +182,27 @@ def test_jobs_once_per_dataset_with_a_cost(datasets: list[str]) -> None:
 def test_worker_job_imports_only_what_its_encoder_needs(
     datasets: list[str], tmp_path: Path
 ) -> None:
-    """The body of a Ray task, run in a fresh interpreter as a cold worker runs it: a
-    function-words job loads no torch / transformers / sentence-transformers / ray."""
+    """The body of a Ray task, run in a fresh interpreter as a cold worker runs it: its
+    arguments unpickle without importing stylebench (the run's config travels as plain
+    data), and a function-words job loads no torch / transformers /
+    sentence-transformers / ray."""
     import os
+    import pickle
     import subprocess
     import sys
 
+    from evaluators.distributed.ray_runner import job_config
+    from evaluators.run_service import RunConfig
+
+    shipped = pickle.dumps(job_config(RunConfig(chunk=True, batch_size=32, out_dir=tmp_path)))
     code = f"""
-import json, sys
+import json, pickle, sys
+config = pickle.loads({shipped!r})  # as a Ray worker receives it
+assert not [m for m in sys.modules if m.split(".")[0] in ("evaluators", "dataset_scripts")]
 from evaluators.distributed.ray_runner import run_job
 assert "evaluators.runner" not in sys.modules  # nothing heavy before the env is set
 records = run_job(("function-words", {datasets[-1]!r}, [("order_alignment", "style_sequences", None)]),
-                  None, {{"chunk": True, "batch_size": 32, "device": None}}, {str(tmp_path)!r},
-                  None, 42, False, ".")
+                  None, config, ".")
 heavy = ("torch", "transformers", "sentence_transformers", "ray", "spacy")
 print(json.dumps([len(records), sorted(m for m in heavy if m in sys.modules)]))
 """
@@ -220,7 +224,8 @@ def test_episodes_and_submetrics_reach_the_ray_tasks(
     them as built, as those tasks do in a local run with others that take them."""
     from dataset_scripts.core.errors import DataError
     from evaluators.distributed import run_on_ray
-    from evaluators.distributed.ray_runner import _job_fields, plan_jobs, run_job
+    from evaluators.distributed.ray_runner import _job_fields, job_config, plan_jobs, run_job
+    from evaluators.run_service import RunConfig
     from evaluators.runner import plan_tasks
     from evaluators.tasks.episodes import Sampling
 
@@ -241,22 +246,19 @@ def test_episodes_and_submetrics_reach_the_ray_tasks(
     for task in ("clustering.json", "order_alignment.json"):
         assert details[task]["sampling"]["episodes_per_class"] == 10, task
     assert "young" in details["clustering.json"]["submetrics"]
-    specs = plan_tasks(datasets, ["clustering", "order_alignment"])
+    tasks = ("clustering", "order_alignment")
+    specs = plan_tasks(datasets, list(tasks))
     with pytest.raises(DataError, match="apply to none of the tasks"):
-        run_on_ray(
+        run_on_ray(  # the datasets planned (and checked) by the run service
             ["random"],
-            specs,
+            datasets,
+            RunConfig(tasks=tasks, sampling=Sampling(-1), out_dir=tmp_path / "none"),
             address="auto",
-            out_dir=tmp_path / "none",
-            cache_dir=None,
-            progress=False,
-            sampling=Sampling(-1),
         )
     assert not (tmp_path / "none").exists()
     (asset,) = [job for job in plan_jobs(["random"], specs) if "ASSET" in job.dataset]
-    settings = {"chunk": True, "batch_size": 32, "device": None}
-    (record,) = run_job(
-        _job_fields(asset), None, settings, str(tmp_path / "job"), None, 42, False, ".",
-        sampling=Sampling(-1).requested(),
-    )  # fmt: skip
+    shipped = job_config(
+        RunConfig(chunk=True, batch_size=32, sampling=Sampling(-1), out_dir=tmp_path / "job")
+    )
+    (record,) = run_job(_job_fields(asset), None, shipped, ".")
     assert "retrieval" in record.result.details["sampling"]["not_applied"]

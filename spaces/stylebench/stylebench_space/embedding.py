@@ -2,8 +2,10 @@
 
 Datasets are the embedded demo suite (built on first use with
 ``dataset_scripts.build.build_dataset``), folders built by ``stylebench build`` under the
-Space's dataset roots, and Hub dataset ids. Runs go through ``evaluators.runner.Runner`` with an
-on-disk embedding cache, one task at a time so the progress bar moves and a run stops at
+Space's dataset roots, and Hub dataset ids. Runs go through the run service
+(:mod:`evaluators.run_service`: ``plan``, ``prepare_encoder``, ``runner_for``; a TF-IDF is
+fitted on the evaluated texts, as ``stylebench run`` fits it) with an on-disk embedding
+cache, one task at a time so the progress bar moves and a run stops at
 :data:`~stylebench_space.safety.MAX_RUN_SECONDS`.
 """
 
@@ -173,18 +175,22 @@ def hub_dataset_ref(ref: str) -> str:
 
 
 def get_space_encoder(spec: str) -> tuple[Any, threading.Lock]:
-    """A built encoder (kept for the next run; TF-IDF fitted on the demo's source sentences,
-    as ``stylebench demo`` does) and the lock that serialises its use."""
-    from evaluators.demo import make_encoder
+    """A built encoder and the lock that serialises its use. One that is ready as built
+    is kept for the next run; one that must be fitted (TF-IDF) is built afresh for each
+    run and fitted there on the run's evaluated texts, as ``stylebench run`` fits it
+    (:func:`evaluators.run_service.prepare_encoder`)."""
+    from evaluators.run_service import RunConfig, load_encoder
 
     with _lock:
         if spec in _encoders:
             _encoders.move_to_end(spec)
             return _encoders[spec], _encoder_locks[spec]
     try:
-        encoder = make_encoder(spec)
+        encoder, _ = load_encoder(spec, RunConfig())
     except Exception as error:
         raise UserError(f"cannot load encoder {spec!r}: {clean_message(error)}") from None
+    if hasattr(encoder, "fit"):  # fitted on each run's own texts: never shared
+        return encoder, threading.Lock()
     with _lock:
         _encoders[spec] = encoder
         _encoder_locks.setdefault(spec, threading.Lock())
@@ -234,38 +240,45 @@ def run_embedding(
     """Evaluate ``encoder_choice`` on the chosen datasets' tasks (all when ``tasks`` is empty)."""
     from dataset_scripts.core.schemas import SCHEMAS
     from evaluators.report import plot_scores
-    from evaluators.run_service import RunConfig, runner_for
-    from evaluators.runner import plan_tasks
-    from evaluators.tasks import check_tasks
+    from evaluators.run_service import RunConfig, plan, prepare_encoder, runner_for
 
     started = time.perf_counter()
     report = progress or (lambda fraction, desc: None)
     spec = validate_encoder_spec(encoder_choice, builtin_encoder_names())
-    try:
-        check_tasks(tasks)
-    except KeyError as error:  # the one check of task names (UnknownNameError)
-        raise UserError(str(error)) from None
+    config = RunConfig(
+        tasks=tuple(tasks) if tasks else None,
+        cache_dir=space_home() / "embedding-cache",
+        progress=False,
+    )
     chosen = resolve_datasets(datasets, hub_ids)
+    run = EmbeddingRun(encoder_choice)
+    names: dict[str, list[str]] = {}
+    for name, ref in chosen:
+        names.setdefault(ref, []).append(name)
+
+    def skip(ref: str, why: str) -> None:  # a dataset the plan leaves out, and why
+        run.skipped.extend(f"{name}: {clean_message(why)}" for name in names[ref])
+
+    try:  # the run's one plan: task names and episodes checked once
+        specs = plan(list(names), config, skip=skip)
+    except KeyError as error:  # an unknown task (UnknownNameError)
+        raise UserError(str(error)) from None
+    plans = []
+    for ref, labels in names.items():
+        mine = [s for s in specs if s.dataset == ref]
+        # a release repo (steb/pan23_style_change) runs each of its configs (not
+        # schema-named ones such as the demo's): name them apart
+        several = len({s.config for s in mine if s.config not in SCHEMAS}) > 1
+        plans += [(f"{name} [{s.config}]" if several else name, s) for name in labels for s in mine]
     report(0.02, f"loading encoder {encoder_choice}")
     spec = resolve_encoder_spec(spec, builtin_encoder_names())
     encoder, encoder_lock = get_space_encoder(spec)
-    run = EmbeddingRun(encoder_choice)
-    plans = []
-    for name, ref in chosen:
+    with encoder_lock:  # a TF-IDF is fitted on this run's texts (its identity holds them)
         try:
-            specs = plan_tasks([ref], list(tasks) if tasks else None)
+            prepare_encoder(encoder, specs, config)
         except Exception as error:
-            run.skipped.append(f"{name}: {clean_message(error)}")
-            continue
-        if not specs:
-            run.skipped.append(f"{name}: none of the chosen tasks applies")
-        # a release repo (steb/pan23_style_change) runs each of its configs (not
-        # schema-named ones such as the demo's): name them apart
-        several = len({s.config for s in specs if s.config not in SCHEMAS}) > 1
-        plans += [(f"{name} [{s.config}]" if several else name, s) for s in specs]
-    runner = runner_for(
-        encoder, spec, RunConfig(cache_dir=space_home() / "embedding-cache", progress=False)
-    )
+            raise UserError(f"cannot fit {encoder_choice}: {clean_message(error)}") from None
+    runner = runner_for(encoder, spec, config)
     try:
         _run_plans(run, runner, plans, encoder_lock, report, started, max_seconds)
     finally:
@@ -324,7 +337,7 @@ def _run_plans(
         report(0.05 + 0.9 * index / max(len(plans), 1), f"{name}: {task_spec.task_type}")
         try:
             with encoder_lock:
-                (record,) = runner.run([task_spec])
+                (record,) = runner.run([task_spec], whole_run=False)  # plan checked it
         except Exception as error:
             run.skipped.append(f"{name} {task_spec.task_type}: {clean_message(error)}")
             continue
