@@ -3,10 +3,15 @@
 one real STEB dataset (two encoders with no true difference: one base encoder plus two
 independent perturbations of equal size, :mod:`tests.compare.null_pairs`), each scored
 by the task evaluator and tested as ``stylebench compare`` does. Fails when more than
-12 % are rejected at 5 % on these fixed seeds (3 or more of 20).
+12 % are rejected at 5 % on these fixed seeds (3 or more of 20). Retrieval scores in
+milliseconds, so it runs 200 comparisons, enough to tell 15 % from 5 %.
 
 The pre-issue-41 test of order alignment (pairs of sequences taken as independent)
-rejects most of these same null comparisons: the check has teeth.
+rejects most of these same null comparisons: the check has teeth. Retrieval fails it
+today (35 of 200; the benchmark: 30 of 200, 15.0 % [10.4, 20.7]): the delete-one-author
+jackknife of the MRR on PAN18's 50 authors gives 0.69-0.74 of the SD of the null
+difference, and so does the per-query t-test; it is marked as a strict expected failure
+until that is fixed, so that a fix (or a regression elsewhere) is seen.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from tests.compare.null_pairs import DATASETS, null_comparisons
 pytestmark = [pytest.mark.corpora, pytest.mark.slow]
 
 COUNT = 20
+COUNTS = {"retrieval": 200}  # cheap: more comparisons, a sharper check
 MAX_REJECTED = 0.12
 FAST = {  # task type -> its cheapest real dataset (the benchmark runs them all)
     "order_alignment": DATASETS["order_alignment"][0],  # STEL_feature
@@ -31,19 +37,32 @@ FAST = {  # task type -> its cheapest real dataset (the benchmark runs them all)
 SEED = 2041
 
 
-@pytest.mark.parametrize("task", list(FAST))
+KNOWN = {
+    "retrieval": "issue 41 open for retrieval: the MRR's delete-one-author jackknife "
+    "underestimates the null SD on PAN18 (35 of 200 rejected on these seeds)"
+}
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        pytest.param(t, marks=pytest.mark.xfail(strict=True, reason=KNOWN[t])) if t in KNOWN else t
+        for t in FAST
+    ],
+)
 def test_null_comparisons_are_rejected_at_most_12_percent(task: str, corpora: Path) -> None:
     hub_id, raw = FAST[task]
     n_boot = 200 if task == "clustering" else 1000
-    found = null_comparisons(corpora, task, hub_id, raw, COUNT, SEED, n_boot)
+    count = COUNTS.get(task, COUNT)
+    found = null_comparisons(corpora, task, hub_id, raw, count, SEED, n_boot)
     rejected = sum(o.p_value < 0.05 for o in found)
-    assert rejected / COUNT <= MAX_REJECTED, (
-        f"{task} on {hub_id}: {rejected} of {COUNT} null comparisons rejected at 5 %: "
-        + ", ".join(f"{o.p_value:.3g}" for o in found)
+    assert rejected / count <= MAX_REJECTED, (
+        f"{task} on {hub_id}: {rejected} of {count} null comparisons rejected at 5 %: "
+        + ", ".join(f"{o.p_value:.3g}" for o in found[:40])
     )
     for o in found:
         assert o.ci[0] <= o.difference <= o.ci[1]
         assert (o.p_value < 0.05) == (o.ci[0] > 0 or o.ci[1] < 0)
     if task == "order_alignment":  # the independent-pairs t-test fails the same check
         naive = sum(o.p_independent < 0.05 for o in found)
-        assert naive / COUNT > MAX_REJECTED, naive
+        assert naive / count > MAX_REJECTED, naive
