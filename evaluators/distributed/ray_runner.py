@@ -41,10 +41,9 @@ from typing import TYPE_CHECKING, Any
 
 from dataset_scripts.core.errors import StylebenchError
 from dataset_scripts.core.url_credentials import redact
+from evaluators.distributed.reachability import JOIN_SECONDS, check_reachable
 
 if TYPE_CHECKING:  # workers import the heavy modules only after setting the environment
-    import socket
-
     from evaluators.run_config import RunConfig
     from evaluators.runner import RunRecord, TaskSpec
 
@@ -117,13 +116,16 @@ def _import_ray() -> Any:
 def connect(address: str) -> Any:
     """Join the cluster at ``address`` (``auto``: the one started on this node with
     ``ray start``; ``host:port`` or ``ray://host:10001``) or, for ``local``, start a
-    private single-node cluster. An already initialised Ray session is reused."""
+    private single-node cluster. An already initialised Ray session is reused. A
+    ``host:port`` is checked first, by the clock (:func:`check_reachable`), before Ray
+    is imported."""
+    loaded = sys.modules.get("ray")
+    if loaded is not None and loaded.is_initialized():
+        return loaded
+    check_reachable(address, JOIN_SECONDS)  # Ray itself retries an unreachable address forever
     ray = _import_ray()
-    if ray.is_initialized():
-        return ray
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
-    check_reachable(address)  # Ray itself retries an unreachable address forever
     try:
         if address == "local":
             ray.init(**kwargs)
@@ -132,109 +134,6 @@ def connect(address: str) -> Any:
     except (ConnectionError, RuntimeError, ValueError) as error:
         raise StylebenchError(join_failure_message(address, error)) from None
     return ray
-
-
-JOIN_SECONDS = 20.0  # how long a driver waits for the cluster's port to accept it
-
-
-# the HTTP/2 client preface and an empty SETTINGS frame (RFC 9113 3.4, 6.5): a Ray head's
-# GCS port is a gRPC server, which answers them with its own SETTINGS frame at once
-_H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
-_H2_SETTINGS = 0x04
-
-
-def speaks_grpc(sock: socket.socket, seconds: float) -> str | None:
-    """None when the peer of the connected ``sock`` answers the HTTP/2 preface with a
-    SETTINGS frame within ``seconds`` (as a Ray head's GCS port does), else why not: it
-    sent nothing, closed the connection, or answered with something else (an HTTP/1
-    server, say)."""
-    import time
-
-    deadline = time.monotonic() + seconds
-    data = b""
-    try:
-        sock.sendall(_H2_PREFACE)
-        while len(data) < 9:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError
-            sock.settimeout(left)
-            chunk = sock.recv(9 - len(data))
-            if not chunk:
-                break
-            data += chunk
-    except TimeoutError:
-        if not data:
-            return f"the port accepted a connection but answered nothing within {seconds:.0f} s"
-    except ConnectionError:  # reset or broken pipe: closed with our bytes unread
-        data = b""
-    except OSError as error:
-        return f"the connection failed while checking for Ray ({error.strerror or error})"
-    if (
-        len(data) == 9
-        and data[3] == _H2_SETTINGS
-        and int.from_bytes(data[5:9], "big") & 0x7FFFFFFF == 0
-    ):
-        return None
-    if not data:
-        return "the port closed the connection without answering"
-    return f"the port answered {data!r}, which is not HTTP/2"
-
-
-def _tls_on() -> bool:
-    return os.environ.get("RAY_USE_TLS", "0").strip().lower() in ("1", "true", "yes")
-
-
-def check_reachable(address: str, seconds: float | None = None) -> None:
-    """For a ``host:port`` address, wait up to ``seconds`` (:data:`JOIN_SECONDS`) for the
-    port to accept a TCP connection (a head node may still be starting) and to answer as
-    a Ray head's GCS port does (an HTTP/2 SETTINGS frame, :func:`speaks_grpc`; skipped
-    under ``RAY_USE_TLS``), then stop with an error naming the address: ``ray.init`` on
-    an unreachable address, or on a port that is open but is not Ray, rewrites it and
-    retries forever. ``auto``, ``local`` and ``ray://`` addresses are left to Ray."""
-    import socket
-    import time
-
-    if address in ("auto", "local") or "://" in address:
-        return
-    host, sep, port_text = address.rpartition(":")
-    if not sep or not port_text.isdigit() or not host:
-        raise StylebenchError(
-            f"--ray {address!r}: expected auto, local, <host>:<port> (e.g. head-node:6379) "
-            "or ray://<host>:<port>"
-        )
-    host = host.strip("[]")
-    limit = JOIN_SECONDS if seconds is None else seconds
-    deadline = time.monotonic() + limit
-    last: OSError | None = None
-    while True:
-        left = deadline - time.monotonic()
-        try:
-            with socket.create_connection(
-                (host, int(port_text)), timeout=max(0.1, min(5, left))
-            ) as sock:
-                problem = (
-                    None if _tls_on() else speaks_grpc(sock, max(2.0, deadline - time.monotonic()))
-                )
-        except OSError as error:
-            last = error
-        else:
-            if problem is None:
-                return
-            raise StylebenchError(
-                f"cannot join the Ray cluster at {address!r}: {problem}, so it is not a Ray "
-                "head's GCS port (`ray start --head --port <port>` prints it; default "
-                "6379); check the address, or use --ray local"
-            )
-        if time.monotonic() + 1 > deadline:
-            break
-        time.sleep(1)
-    reason = last.strerror if last is not None and last.strerror else str(last)
-    raise StylebenchError(
-        f"cannot join the Ray cluster at {address!r}: nothing accepted a connection there "
-        f"within {limit:g} s ({reason}); is the head running? start one with "
-        "`ray start --head --port <port>`, or use --ray local"
-    )
 
 
 def join_failure_message(address: str, error: BaseException) -> str:

@@ -47,13 +47,13 @@ def test_ray_address_where_nothing_listens_fails_within_the_deadline(monkeypatch
 
 
 def test_the_join_deadline_is_the_documented_20_seconds() -> None:
-    from evaluators.distributed.ray_runner import JOIN_SECONDS
+    from evaluators.distributed.reachability import JOIN_SECONDS
 
     assert JOIN_SECONDS == 20.0  # README: "stops with an error ... after about 20 s"
 
 
 def test_a_head_that_starts_late_is_waited_for() -> None:
-    from evaluators.distributed.ray_runner import check_reachable
+    from evaluators.distributed.reachability import check_reachable
     from tests.faults.harness import tcp_server
 
     port = _closed_port()
@@ -74,7 +74,7 @@ def test_a_head_that_starts_late_is_waited_for() -> None:
 
 
 def test_malformed_ray_address_is_named() -> None:
-    from evaluators.distributed.ray_runner import check_reachable
+    from evaluators.distributed.reachability import check_reachable
 
     with pytest.raises(StylebenchError, match="expected auto, local, <host>:<port>"):
         check_reachable("head-node")

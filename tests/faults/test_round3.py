@@ -220,7 +220,7 @@ def test_ray_address_open_but_not_ray_fails_in_one_line_within_the_deadline(
 
 def test_a_port_answering_http2_settings_passes_the_probe() -> None:
     """The probe accepts what a gRPC server (a Ray head's GCS port) sends first."""
-    from evaluators.distributed.ray_runner import check_reachable
+    from evaluators.distributed.reachability import check_reachable
     from tests.faults.harness import tcp_server
 
     with tcp_server("h2", max_seconds=10) as port:
@@ -230,7 +230,7 @@ def test_a_port_answering_http2_settings_passes_the_probe() -> None:
 def test_the_probe_is_skipped_under_ray_tls(monkeypatch) -> None:
     """Under ``RAY_USE_TLS`` the GCS port speaks TLS first, so only the TCP accept is
     checked (the probe would misread a TLS server)."""
-    from evaluators.distributed.ray_runner import check_reachable
+    from evaluators.distributed.reachability import check_reachable
     from tests.faults.harness import tcp_server
 
     monkeypatch.setenv("RAY_USE_TLS", "1")
@@ -245,7 +245,7 @@ def test_a_real_ray_head_passes_the_probe() -> None:
     import tempfile
 
     ray = pytest.importorskip("ray")
-    from evaluators.distributed.ray_runner import check_reachable
+    from evaluators.distributed.reachability import check_reachable
 
     if ray.is_initialized():
         pytest.skip("a Ray session is already open in this process")
