@@ -13,6 +13,8 @@ from typing import Any
 
 import click
 
+from evaluators.metric_math.intervals import DEFAULT_SEED
+
 _OPTIONS: list[tuple[tuple[str, ...], dict[str, Any]]] = [
     (
         ("--from", "from_source"),
@@ -127,7 +129,7 @@ _OPTIONS: list[tuple[tuple[str, ...], dict[str, Any]]] = [
             "into the most frequent spelling; without it they are reported and kept apart.",
         },
     ),
-    (("--seed",), {"type": int, "default": 42, "show_default": True}),
+    (("--seed",), {"type": int, "default": DEFAULT_SEED, "show_default": True}),
     (("--split",), {"default": None, "help": "Hugging Face input: the split to read."}),
     (("--hf-config",), {"default": None, "help": "Hugging Face input: the config to read."}),
     (("--name",), {"default": None, "help": "Dataset name (default: the input's name)."}),

@@ -26,6 +26,7 @@ from evaluators.dataset_commands import (
     no_progress_option,
 )
 from evaluators.dataset_commands import console as _console
+from evaluators.metric_math.intervals import DEFAULT_SEED
 
 #: the benchmark families, in the order ``stylebench --help`` lists them
 FAMILIES = {
@@ -162,7 +163,7 @@ def demo(out: Path, models: tuple[str, ...], no_progress: bool) -> None:
     help="Embedding cache (default: $STYLEBENCH_CACHE or ~/.cache/stylebench/embeddings).",
 )
 @click.option("--no-cache", is_flag=True, help="Do not read or write the embedding cache.")
-@click.option("--seed", type=int, default=42, show_default=True)
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
 @click.option(
     "--protocol",
     type=click.Choice(["steb", "steb-strict"]),

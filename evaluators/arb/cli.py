@@ -21,6 +21,7 @@ from evaluators.dataset_commands import (
     list_command,
     list_datasets,
 )
+from evaluators.metric_math.intervals import DEFAULT_SEED
 
 
 @click.group("arb", cls=FamilyGroup)
@@ -131,7 +132,7 @@ def _sample(df, per_block: int, seed: int):
 )
 @click.option("--max-tokens", type=int, default=512, show_default=True)
 @click.option("--batch-size", type=int, default=8, show_default=True)
-@click.option("--seed", type=int, default=42, show_default=True)
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
 @click.option(
     "--out",
     type=click.Path(path_type=Path),
@@ -220,7 +221,7 @@ def run_cmd(
 )
 @click.option("--no-cache", is_flag=True, help="Do not read or write the embedding cache.")
 @click.option("--resamples", type=int, default=5000, show_default=True)
-@click.option("--seed", type=int, default=42, show_default=True)
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
 @click.option("--out", type=click.Path(path_type=Path), required=True)
 def report_cmd(scores, data, semantic_encoder, cache_dir, no_cache, resamples, seed, out) -> None:
     """Tables 7-10 (paper's values beside) and figures as PNG."""
@@ -308,7 +309,7 @@ COMMAND.add_command(alias(run_cmd, "score", "Old spelling of `stylebench arb run
 )
 @click.option("--per-stratum", type=int, default=200, show_default=True)
 @click.option("--max-new-tokens", type=int, default=512, show_default=True)
-@click.option("--seed", type=int, default=42, show_default=True)
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
 @click.option(
     "--out",
     type=click.Path(path_type=Path),

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from evaluators.detect.run import DetectionRun
 
 from evaluators.dataset_commands import no_progress_option
+from evaluators.metric_math.intervals import DEFAULT_SEED
 
 
 @click.group("detect")
@@ -69,7 +70,7 @@ def COMMAND() -> None:
     help="FPR budget(s) for TPR@FPR; repeatable. Default: 0.01 (--protocol raid: 0.05 and 0.01).",
 )
 @click.option("--resamples", type=int, default=1000, show_default=True, help="Bootstrap resamples.")
-@click.option("--seed", type=int, default=42, show_default=True)
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
 @click.option(
     "--train-fraction",
     type=float,
