@@ -23,6 +23,7 @@ from evaluators.tasks.episodes import (
     form_episodes,
     pool_mean,
 )
+from evaluators.tasks.facts import TaskFacts
 from evaluators.tasks.protocol import DEFAULT_PROTOCOL, check_protocol, protocol_record
 
 
@@ -141,12 +142,20 @@ class TaskEvaluator(ABC):
     the authors' label-subset sub-metrics) re-scores the task on the rows of those
     classes (``class_column``) into ``details["submetrics"][name]``."""
 
-    task_type: ClassVar[str]
-    schema: ClassVar[str]
-    main_score_name: ClassVar[str]
+    facts: ClassVar[TaskFacts]  # name, schema, main score, labels, unit: one place
+    task_type: ClassVar[str]  # = facts.name
+    schema: ClassVar[str]  # = facts.schema
+    main_score_name: ClassVar[str]  # = facts.main_score
     description: ClassVar[str]
     episodes: ClassVar[str] = "none"
     class_column: ClassVar[str | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        facts = cls.__dict__.get("facts")
+        if facts is not None:  # the names the evaluators read, from the task's facts
+            cls.task_type, cls.schema = facts.name, facts.schema
+            cls.main_score_name = facts.main_score
 
     def __init__(
         self,

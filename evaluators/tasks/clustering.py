@@ -44,6 +44,7 @@ from evaluators.tasks.base import (
     labelled_samples,
     labelled_texts,
 )
+from evaluators.tasks.facts import TASK_FACTS
 
 KMEANS_BATCH_SIZE = 32
 EXTRA_SEEDS = 4  # further k-means seeds recorded for comparisons (42 + 1 .. 42 + 4)
@@ -118,9 +119,7 @@ def v_measure_ci(
 
 
 class ClusteringEvaluator(TaskEvaluator):
-    task_type = CLUSTERING
-    schema = "labelled_texts"
-    main_score_name = "v_measure"
+    facts = TASK_FACTS[CLUSTERING]
     description = "mini-batch k-means (batch 32, k = #labels, seed 42), V-measure"
     episodes = "k"
     class_column = "label"

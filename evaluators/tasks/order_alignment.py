@@ -63,6 +63,7 @@ from evaluators.tasks.base import (
     unit_histogram,
 )
 from evaluators.tasks.episodes import Episodes, form_episodes
+from evaluators.tasks.facts import TASK_FACTS
 
 VARIANTS = ("plain", "last", "first")
 
@@ -187,9 +188,7 @@ def solver_accuracies(
 
 
 class OrderAlignmentEvaluator(TaskEvaluator):
-    task_type = ORDER
-    schema = "style_sequences"
-    main_score_name = "distractor_accuracy"
+    facts = TASK_FACTS[ORDER]
     description = "Hungarian alignment of every same-group pair of sequences; accuracy and distractor accuracy"
 
     episodes = "k"

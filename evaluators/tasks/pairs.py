@@ -48,6 +48,7 @@ from evaluators.tasks.base import (
     labelled_samples,
     labelled_texts,
 )
+from evaluators.tasks.facts import TASK_FACTS
 
 PARTIAL_AUC_FPRS = (0.01, 0.05, 0.1, 0.2, 0.3, 0.5)  # STEB metrics.py: auc@0.01..0.50
 CI_MAX_PAIRS = 100_000  # all-to-all CI: pairs scored per replicate (stratified subsample)
@@ -334,9 +335,7 @@ def pair_text_ids(rows: list[dict[str, Any]]) -> np.ndarray:
 
 
 class AllToAllPairsEvaluator(TaskEvaluator):
-    task_type = ALL_TO_ALL
-    schema = "labelled_texts"
-    main_score_name = "auc"
+    facts = TASK_FACTS[ALL_TO_ALL]
     description = "cosine of every pair i<j, same label = positive; AUROC, EER, partial AUC"
     episodes = "k"
     class_column = "label"
@@ -367,9 +366,7 @@ class AllToAllPairsEvaluator(TaskEvaluator):
 
 
 class PredefinedPairsEvaluator(TaskEvaluator):
-    task_type = PREDEFINED
-    schema = "text_pairs"
-    main_score_name = "auc"
+    facts = TASK_FACTS[PREDEFINED]
     description = "cosine of each given pair; AUROC, EER, partial AUC"
 
     def texts(self, table: Table) -> list[str]:

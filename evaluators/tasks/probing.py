@@ -52,6 +52,7 @@ from evaluators.tasks.base import (
     bootstrap_weights,
     ci_record,
 )
+from evaluators.tasks.facts import TASK_FACTS
 
 L2_STRENGTHS = (1e-5, 1e-4, 1e-3, 1e-2)
 LEARNING_RATE = 0.01
@@ -166,9 +167,7 @@ def probing_ci(
 
 
 class ProbingEvaluator(TaskEvaluator):
-    task_type = PROBING
-    schema = "probing"
-    main_score_name = "accuracy"
+    facts = TASK_FACTS[PROBING]
     description = (
         "linear+sigmoid probe per binned feature (Adam, weight decay chosen on validation); "
         "mean test accuracy"

@@ -33,14 +33,13 @@ from evaluators.tasks.base import (
     unit_histogram,
 )
 from evaluators.tasks.episodes import ALL, Episodes, Sampling, form_episodes
+from evaluators.tasks.facts import TASK_FACTS
 
 STEB_RECALL_KS = (1, 8, 16, 32, 64, 128)
 
 
 class RetrievalEvaluator(TaskEvaluator):
-    task_type = RETRIEVAL
-    schema = "retrieval"
-    main_score_name = "mrr"
+    facts = TASK_FACTS[RETRIEVAL]
     description = "mean-pooled author documents, cosine ranking; MRR, recall@k, mean rank"
 
     episodes = "k_or_all"
