@@ -13,7 +13,7 @@ what the variance is computed over; the stored units (pairs, queries) share them
 | kind | task | stored units | independent units | paired test | joint replicates (benchmark, ranks) |
 |---|---|---|---|---|---|
 | ``mean`` (pairs) | order alignment | sequence pairs (i < j) | sequences | t-test with the dyadic jackknife variance: delete-one-sequence less delete-one-pair (df = sequences - 1) | normal, the same covariance of the K models |
-| ``mean`` (queries) | retrieval | queries | authors (an author's query and targets; every target enters every query's rank) | MRR: t-test with the exact delete-one-author jackknife variance (the author's query and targets left out, the others re-ranked; df = authors - 1); other metrics: queries clustered by author, targets fixed | normal, the jackknife (cluster) covariance |
+| ``mean`` (queries) | retrieval | queries | authors (an author's query and targets; every target enters every query's rank), authors sharing a text merged (``author_group``) | MRR: t-test with the exact delete-one-group jackknife variance (the group's queries and targets left out, the others re-ranked; df = groups - 1); other metrics: queries clustered by group, targets fixed | normal, the jackknife (cluster) covariance |
 | ``auc`` | predefined pairs | pairs | texts (pairs share texts) | t-test with the dyadic jackknife variance: delete-one-text less delete-one-pair, AUROCs recomputed exactly (df = texts - 1) | normal, the same covariance |
 | ``text_auc`` | all-to-all pairs | texts | texts | influence z-test, ``sum_t (psi_A - psi_B)^2`` less the double-counted pair-level term | ``AUC + sum_t (w_t - 1) psi_t`` |
 | ``assignment`` | clustering | texts | texts and k-means seeds | mean V-measure over the recorded seeds; paired text bootstrap of it plus the seed variance (Satterthwaite df) | text bootstrap of each model's seed mean plus normal seed noise |
@@ -74,8 +74,9 @@ METHODS = {
     "sits in many pairs) less delete-one-pair (the pair-level variance the sequence "
     "deletions count twice), Student t interval (sequences - 1 df)",
     "mean_queries": "MRR difference with the delete-one-author jackknife variance (each "
-    "author's queries and targets left out in turn, every other query re-ranked without "
-    "its targets, exactly), Student t interval (authors - 1 df)",
+    "author's queries and targets left out in turn, authors sharing a text together, "
+    "every other query re-ranked without its targets, exactly), Student t interval "
+    "(author groups - 1 df)",
     "mean": "paired t-test over the per-unit differences (Student t, n-1 df)",
     "assignment": "difference of the mean V-measure over the recorded k-means seeds: paired "
     "bootstrap of texts (every seed's fixed assignment of both models re-scored on the "
@@ -271,13 +272,19 @@ def check_paired(a: Units, b: Units) -> None:
         "auc": ("labels", "text_1", "text_2"),
         "assignment": ("labels", "seeds"),
         "text_auc": ("n_positive_pairs",),
-        "mean": ("sequence_i", "sequence_j", "query_author", "target_author"),
+        "mean": ("sequence_i", "sequence_j", "query_author", "target_author", "author_group"),
     }
     if a.unit != b.unit:
         raise DataError(f"{where}: units differ ({a.unit} in {a.source}, {b.unit} in {b.source})")
     for name in same.get(a.kind, ()):
         if name not in a.arrays and name not in b.arrays:
             continue
+        if name not in a.arrays or name not in b.arrays:
+            missing = a.source if name not in a.arrays else b.source
+            raise DataError(
+                f"{where}: {missing} keeps no per-unit {name} and the other record does "
+                "(written by different stylebench versions); re-run the older one"
+            )
         if not np.array_equal(a.arrays[name], b.arrays[name]):
             raise DataError(f"{where}: the per-unit {name} of {a.source} and {b.source} differ")
     if a.kind == "probing":
@@ -331,23 +338,29 @@ def clustered_covariance(units: list[Units]) -> tuple[np.ndarray, np.ndarray, in
         return points, dyadic_jackknife_covariance(by_node, by_edge, loop), by_node.shape[1]
     terms = (values - values.mean(axis=1, keepdims=True)) / n
     if first.unit == "queries":
-        clusters = first.arrays["query_author"]
+        n_authors = int(first.arrays["target_author"].max()) + 1
+        # authors sharing a text are one unit (records from before author_group: each
+        # author its own)
+        group = first.arrays.get("author_group", np.arange(n_authors))
+        clusters = group[first.arrays["query_author"]]
         if first.metric == "mrr":
-            from evaluators.metric_math.retrieval_jackknife import delete_one_author_mrr
+            from evaluators.metric_math.retrieval_jackknife import (
+                delete_one_author_mrr,
+                group_columns,
+            )
 
-            g = int(first.arrays["target_author"].max()) + 1
             left_out = np.stack(
                 [
                     delete_one_author_mrr(
                         u.arrays["match_query"],
                         u.arrays["match_rank"],
-                        u.arrays["ahead_by_author"].reshape(-1, g),
+                        group_columns(u.arrays["ahead_by_author"].reshape(-1, n_authors), group),
                         clusters,
                     )
                     for u in units
                 ]
             )
-            return points, jackknife_covariance(left_out), g
+            return points, jackknife_covariance(left_out), left_out.shape[1]
         cov = cluster_covariance(terms, clusters)
         return points, cov, int(np.unique(clusters).size)
     cov = terms @ terms.T * (n / (n - 1.0))

@@ -11,7 +11,9 @@ targets ahead of it (:func:`author_rank_table`); :func:`delete_one_author_mrr` g
 G leave-one-out MRRs from them.
 
 Authors, not queries, are the independent units: a query and the target of its author
-are one author's texts, and every target enters every query's rank.
+are one author's texts, and every target enters every query's rank. Authors that share a
+text are one unit (:func:`author_groups`); :func:`group_columns` merges their columns and
+the same jackknife leaves a whole group out.
 """
 
 from __future__ import annotations
@@ -20,7 +22,48 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["author_rank_table", "delete_one_author_mrr"]
+__all__ = ["author_groups", "author_rank_table", "delete_one_author_mrr", "group_columns"]
+
+
+def author_groups(authors: Any, texts: Any) -> dict[str, int]:
+    """Each author's group: authors linked by a shared text (the same text in a query or
+    target of both, directly or through others) are one group (connected components),
+    numbered 0.. in order of first appearance. ``authors[k]`` owns ``texts[k]`` (an
+    iterable of texts). A benchmark can hold one person's texts under several labels
+    (PAN18's English problems reuse their candidates' texts): such labels are not
+    independent units, their group is."""
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        root = x
+        while parent.setdefault(root, root) != root:
+            root = parent[root]
+        while parent[x] != root:  # path compression
+            parent[x], x = root, parent[x]
+        return root
+
+    owner: dict[Any, str] = {}
+    for author, own in zip(authors, texts, strict=True):
+        find(author)
+        for text in own:
+            if text in owner:
+                a, b = find(author), find(owner[text])
+                if a != b:
+                    parent[a] = b
+            else:
+                owner[text] = author
+    codes: dict[str, int] = {}
+    return {a: codes.setdefault(find(a), len(codes)) for a in parent}
+
+
+def group_columns(ahead: Any, group_of_author: Any) -> np.ndarray:
+    """``(rows, groups)`` counts of each group's targets ahead of each row, from the
+    per-author counts ``(rows, authors)`` and each author's group code."""
+    counts = np.asarray(ahead)
+    group = np.asarray(group_of_author)
+    out = np.zeros((counts.shape[0], int(group.max()) + 1), dtype=counts.dtype)
+    np.add.at(out.T, group, counts.T)
+    return out
 
 
 def author_rank_table(

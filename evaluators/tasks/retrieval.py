@@ -150,9 +150,14 @@ class RetrievalEvaluator(TaskEvaluator):
         # of its author; every target enters every query's rank): per relevant (query,
         # target) row its rank and each author's targets ahead of it, for the exact
         # delete-one-author jackknife (evaluators.metric_math.retrieval_jackknife)
-        from evaluators.metric_math.retrieval_jackknife import author_rank_table
+        from evaluators.metric_math.retrieval_jackknife import author_groups, author_rank_table
 
         authors = {a: k for k, a in enumerate(sorted(common))}
+        if formed is None:
+            own_texts = [table.rows[i]["texts"] for i in range(len(samples))]
+        else:
+            own_texts = [[formed[0][j] for j in m] for m in formed[1].members]
+        groups = author_groups([a for _, a in samples], own_texts)
         arrays: dict[str, tuple[Any, str]] = {
             name: (values, "f8") for name, values in per_query.items()
         }
@@ -160,6 +165,11 @@ class RetrievalEvaluator(TaskEvaluator):
         target_author = [authors[t["author"]] for t in targets]
         arrays["query_author"] = (query_author, "i4")
         arrays["target_author"] = (target_author, "i4")
+        # authors sharing a text (one person under several labels) are one unit
+        in_common = sorted(common)
+        group_codes: dict[int, int] = {}
+        author_group = [group_codes.setdefault(groups[a], len(group_codes)) for a in in_common]
+        arrays["author_group"] = (author_group, "i4")
         n_rows = int(relevance.sum())
         if n_rows * len(authors) <= MAX_ITEMS:
             match_query, match_rank, ahead = author_rank_table(

@@ -7,11 +7,11 @@ by the task evaluator and tested as ``stylebench compare`` does. Fails when more
 milliseconds, so it runs 200 comparisons, enough to tell 15 % from 5 %.
 
 The pre-issue-41 test of order alignment (pairs of sequences taken as independent)
-rejects most of these same null comparisons: the check has teeth. Retrieval fails it
-today (35 of 200; the benchmark: 30 of 200, 15.0 % [10.4, 20.7]): the delete-one-author
-jackknife of the MRR on PAN18's 50 authors gives 0.69-0.74 of the SD of the null
-difference, and so does the per-query t-test; it is marked as a strict expected failure
-until that is fixed, so that a fix (or a regression elsewhere) is seen.
+rejects most of these same null comparisons: the check has teeth. So did retrieval
+before its author groups: PAN18's English problems reuse their candidates' texts under
+other labels (50 labelled authors, 20 groups of shared texts); the delete-one-author
+jackknife rejected 35 of these 200 (the per-query t-test more than 12 % too), the
+delete-one-group one rejects 10.
 """
 
 from __future__ import annotations
@@ -37,19 +37,7 @@ FAST = {  # task type -> its cheapest real dataset (the benchmark runs them all)
 SEED = 2041
 
 
-KNOWN = {
-    "retrieval": "issue 41 open for retrieval: the MRR's delete-one-author jackknife "
-    "underestimates the null SD on PAN18 (35 of 200 rejected on these seeds)"
-}
-
-
-@pytest.mark.parametrize(
-    "task",
-    [
-        pytest.param(t, marks=pytest.mark.xfail(strict=True, reason=KNOWN[t])) if t in KNOWN else t
-        for t in FAST
-    ],
-)
+@pytest.mark.parametrize("task", list(FAST))
 def test_null_comparisons_are_rejected_at_most_12_percent(task: str, corpora: Path) -> None:
     hub_id, raw = FAST[task]
     n_boot = 200 if task == "clustering" else 1000
@@ -63,6 +51,6 @@ def test_null_comparisons_are_rejected_at_most_12_percent(task: str, corpora: Pa
     for o in found:
         assert o.ci[0] <= o.difference <= o.ci[1]
         assert (o.p_value < 0.05) == (o.ci[0] > 0 or o.ci[1] < 0)
-    if task == "order_alignment":  # the independent-pairs t-test fails the same check
+    if task in ("order_alignment", "retrieval"):  # units taken as independent fail it
         naive = sum(o.p_independent < 0.05 for o in found)
         assert naive / count > MAX_REJECTED, naive

@@ -23,6 +23,7 @@ from evaluators.metric_math.paired import (
     node_jackknife_aucs,
     node_jackknife_means,
 )
+from evaluators.results.items import make_items
 from evaluators.results.record import load_record
 from tests.compare import helpers as h
 
@@ -330,6 +331,62 @@ def test_retrieval_variance_is_the_delete_one_author_jackknife() -> None:
     floor = np.var(ra - rb, ddof=1) / ra.size
     assert test["se"] ** 2 == pytest.approx(max(jack, floor), rel=1e-9)
     assert test["df"] == g - 1 and "authors" in test["independent_units"]
+
+
+def test_authors_sharing_a_text_are_one_group() -> None:
+    from evaluators.metric_math.retrieval_jackknife import author_groups
+
+    groups = author_groups(
+        ["a", "b", "c", "d", "a", "e"],
+        [["x"], ["y", "z"], ["z"], ["w"], ["v"], ["x", "w"]],
+    )
+    # a-e share x, e-d share w, b-c share z: {a, d, e}, {b, c}
+    assert groups["a"] == groups["d"] == groups["e"] != groups["b"] == groups["c"]
+    assert sorted(set(groups.values())) == [0, 1]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 100_000), st.integers(4, 8))
+def test_retrieval_jackknife_leaves_a_whole_author_group_out(seed: int, g: int) -> None:
+    """Authors grouped (one person under several labels): the paired test's variance is
+    the jackknife over the groups, each value the MRR recomputed by all_match_scores
+    without every query and target of the group; df = groups - 1."""
+    from evaluators.metric_math.retrieval import all_match_scores
+    from evaluators.metric_math.retrieval_jackknife import author_rank_table
+
+    rng = np.random.default_rng(seed)
+    q_author = np.repeat(np.arange(g), rng.integers(1, 3, g))
+    t_author = np.arange(g)
+    group = rng.integers(0, max(3, g // 2), g)
+    group = np.unique(group, return_inverse=True)[1]  # codes 0..G-1
+    n_groups = int(group.max()) + 1
+    if n_groups < 3:
+        return
+    rel = q_author[:, None] == t_author[None, :]
+    out = []
+    for name in ("A", "B"):
+        d = rng.random((q_author.size, g))
+        table = author_rank_table(d, rel, t_author, g)
+        mrr = all_match_scores(d, rel, ks=(1,))["mrr"]
+        rec = h.mean_units(
+            name, "d", "retrieval", mrr, nodes=(q_author, t_author), rank_table=table
+        )
+        rec.items["arrays"]["author_group"] = make_items(
+            "mean", "queries", {"author_group": (group, "i4")}
+        )["arrays"]["author_group"]
+        leave = []
+        for k in range(n_groups):
+            keep_q, keep_t = group[q_author] != k, group[t_author] != k
+            sub = all_match_scores(d[keep_q][:, keep_t], rel[keep_q][:, keep_t], ks=(1,))
+            leave.append(sub["mrr"].mean())
+        out.append((h.units(rec), np.array(leave), mrr))
+    (a, jk_a, ra), (b, jk_b, rb) = out
+    test = paired_test(a, b)
+    diff = jk_a - jk_b
+    jack = (n_groups - 1) / n_groups * np.sum((diff - diff.mean()) ** 2)
+    floor = np.var(ra - rb, ddof=1) / ra.size
+    assert test["se"] ** 2 == pytest.approx(max(jack, floor), rel=1e-9)
+    assert test["df"] == n_groups - 1 and test["n_independent"] == n_groups
 
 
 # ------------------------------------------------------------------ clustering seeds
