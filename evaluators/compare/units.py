@@ -402,6 +402,8 @@ def paired_test(
         )
         out["df"] = g - 1
         n_independent = g
+        if a.unit == "queries" and g < int(a.arrays["target_author"].max()) + 1:
+            independent = "groups of authors sharing a text (their queries and targets)"
     elif kind == "text_auc":
         pl_a, pl_b = pair_level_variance(a), pair_level_variance(b)
         pair = 0.0

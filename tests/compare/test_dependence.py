@@ -387,6 +387,7 @@ def test_retrieval_jackknife_leaves_a_whole_author_group_out(seed: int, g: int) 
     floor = np.var(ra - rb, ddof=1) / ra.size
     assert test["se"] ** 2 == pytest.approx(max(jack, floor), rel=1e-9)
     assert test["df"] == n_groups - 1 and test["n_independent"] == n_groups
+    assert ("sharing a text" in test["independent_units"]) == (n_groups < g)
 
 
 # ------------------------------------------------------------------ clustering seeds
