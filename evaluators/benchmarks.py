@@ -36,15 +36,8 @@ from dataclasses import dataclass
 from functools import cache
 
 from dataset_scripts.core.errors import UnknownNameError
+from dataset_scripts.core.schemas import PROBING, TASK_TYPES
 
-STEB_TASKS = (
-    "clustering",
-    "all_to_all_pairs",
-    "predefined_pairs",
-    "order_alignment",
-    "retrieval",
-    "probing",
-)
 LITE_PER_TASK = 2
 LITE_MAX_TEXTS = 2000
 
@@ -242,7 +235,7 @@ DECLARATIONS: tuple[_Declaration, ...] = (
         "STEB",
         "v1",
         ("steb",),
-        STEB_TASKS,
+        TASK_TYPES,
         _steb("steb"),
         _steb_models,
         "Style Text Embedding Benchmark: every STEB dataset (96 catalogued, plus the "
@@ -252,7 +245,7 @@ DECLARATIONS: tuple[_Declaration, ...] = (
         "STEB-operational",
         "v1",
         ("operational",),
-        STEB_TASKS,
+        TASK_TYPES,
         _steb("operational"),
         _steb_models,
         "The English STEB datasets: the operational STEB score (paper Table 2/6).",
@@ -261,7 +254,7 @@ DECLARATIONS: tuple[_Declaration, ...] = (
         "STEB-definitional",
         "v1",
         ("definitional",),
-        STEB_TASKS,
+        TASK_TYPES,
         _steb("definitional"),
         _steb_models,
         "STEB datasets assigned to a Table 13 cluster (paper Table 3/9).",
@@ -270,7 +263,7 @@ DECLARATIONS: tuple[_Declaration, ...] = (
         "STEB-application",
         "v1",
         ("application",),
-        STEB_TASKS,
+        TASK_TYPES,
         _steb("application"),
         _steb_models,
         "The datasets of STEB's application clusters (paper Table 4/7).",
@@ -288,7 +281,7 @@ DECLARATIONS: tuple[_Declaration, ...] = (
         "STEB-lite",
         "v1",
         ("lite",),
-        STEB_TASKS,
+        TASK_TYPES,
         _steb("lite"),
         _steb_models,
         f"A fast preset: per task type, the {LITE_PER_TASK} smallest English STEB datasets "
@@ -298,7 +291,7 @@ DECLARATIONS: tuple[_Declaration, ...] = (
         "STEB-nano",
         "v1",
         ("nano",),
-        tuple(t for t in STEB_TASKS if t != "probing"),
+        tuple(t for t in TASK_TYPES if t != PROBING),
         lambda: {nano_id(source) for source, _ in NANO_DATASETS},
         _steb_models,
         f"A nano preset for checks during training: {len(NANO_DATASETS)} STEB datasets "

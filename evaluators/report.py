@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from evaluators.runner import RunRecord
+from evaluators.tasks.facts import TASK_FACTS
 
 Row = tuple[str, str, str, str, float]  # model, dataset, task, main score name, value
 
@@ -28,14 +29,9 @@ def summary_rows(
     return rows
 
 
-#: how people write the task types and metric names (charts, tables)
-READABLE = {
-    "clustering": "clustering",
-    "all_to_all_pairs": "all-to-all pairs",
-    "predefined_pairs": "predefined pairs",
-    "order_alignment": "order alignment",
-    "retrieval": "retrieval",
-    "probing": "probing",
+#: how people write the metric names (charts, tables); a task type's label is its
+#: ``TaskFacts.label`` (:mod:`evaluators.tasks.facts`)
+METRIC_LABELS = {
     "v_measure": "V-measure",
     "auc": "AUROC",
     "accuracy": "accuracy",
@@ -47,7 +43,9 @@ READABLE = {
 
 def readable(name: str) -> str:
     """``all_to_all_pairs`` -> ``all-to-all pairs``, ``auc`` -> ``AUROC``, ..."""
-    return READABLE.get(name, name.replace("_", " "))
+    if name in TASK_FACTS:
+        return TASK_FACTS[name].label
+    return METRIC_LABELS.get(name, name.replace("_", " "))
 
 
 def chance_levels(records_by_model: dict[str, Sequence[RunRecord]]) -> dict[tuple, float]:

@@ -54,8 +54,8 @@ seconds; otherwise the same line is logged at INFO.
 **Model card.** The metrics go into the model card data as sentence-transformers' own
 evaluators' do (the card's metric table, the training log's primary metric); the card's
 ``model-index`` gets one result per unit with the Hub dataset id (``steb/STEL``), its
-config (``register``) and split, and the STEB task type (:data:`TASK_LABELS` of
-:mod:`evaluators.steb_scores.model_card`); a STEB-nano unit names the dataset it samples,
+config (``register``) and split, and the STEB task type (``hub_type`` of
+:mod:`evaluators.tasks.facts`); a STEB-nano unit names the dataset it samples,
 with the sample in ``dataset.args``. (sentence-transformers' own ``model-index`` builder
 names the dataset after the evaluator and has no config: the card data's
 ``format_eval_metrics`` is wrapped on the model's card to replace this evaluator's entries.)
@@ -456,7 +456,7 @@ class StebEvaluator(BaseEvaluator):
         the Hub dataset id, config and split, the STEB task type and the main metric."""
         from dataset_scripts.registry import all_datasets
         from evaluators.benchmarks import NANO_DATASETS, NANO_PREFIX, nano_id
-        from evaluators.steb_scores.model_card import TASK_LABELS
+        from evaluators.tasks.facts import hub_type
 
         specs = all_datasets()
         nano = {nano_id(source): (source, cap) for source, cap in NANO_DATASETS}
@@ -487,7 +487,7 @@ class StebEvaluator(BaseEvaluator):
             results.append(
                 {
                     "task": {
-                        "type": TASK_LABELS.get(task, task),
+                        "type": hub_type(task),
                         "name": f"STEB {task.replace('_', ' ')}",
                     },
                     "dataset": dataset,

@@ -81,7 +81,7 @@ def _ci(record: Any, metric: str) -> tuple[float | None, float | None]:
 def table_rows(root: Path) -> list[dict[str, Any]]:
     """The rows of :func:`results_table` as dicts."""
     from evaluators.benchmarks import benchmarks_of
-    from evaluators.steb_scores.model_card import TASK_LABELS
+    from evaluators.tasks.facts import hub_type
 
     rows = []
     for folder in iter_model_folders(root):
@@ -115,7 +115,7 @@ def table_rows(root: Path) -> list[dict[str, Any]]:
                             "ci_high": high,
                             "is_main": metric == record.main_score_name,
                             **about,
-                            "task_type": TASK_LABELS.get(record.task, record.task),
+                            "task_type": hub_type(record.task),
                         }
                     )
     return rows

@@ -24,14 +24,11 @@ from evaluators.steb_scores.reference import VIEW_TABLES, reference_rows
 from evaluators.steb_scores.results import STEB_TOTAL_DATASETS
 from evaluators.steb_scores.scores import OVERALL, VIEWS
 from evaluators.steb_scores.summary import Summary
+from evaluators.tasks.facts import TASK_FACTS
 
-LABELS = {
-    "clustering": "Clustering",
-    "all_to_all_pairs": "All-to-All",
-    "predefined_pairs": "Predefined",
-    "order_alignment": "Order Align.",
-    "retrieval": "Retrieval",
-    "probing": "Probing",
+#: the column headers of the views' own columns (a task type's header is its
+#: ``TaskFacts.column``, :mod:`evaluators.tasks.facts`)
+VIEW_LABELS = {
     "steb_score": "STEB score",
     "genre": "Genre",
     "register": "Register",
@@ -52,6 +49,14 @@ LABELS = {
     "ar": "AR",
     "pair_classification": "Pair Class.",
 }
+
+
+def column_label(column: str) -> str:
+    """The header of a leaderboard column: ``all_to_all_pairs`` -> ``All-to-All``,
+    ``steb_score`` -> ``STEB score``; an unknown column as it is."""
+    if column in TASK_FACTS:
+        return TASK_FACTS[column].column
+    return VIEW_LABELS.get(column, column)
 
 
 @dataclass
@@ -266,7 +271,7 @@ def render_rich(board: Leaderboard, with_ci: bool = True):
     if ranked:
         table.add_column("rank (95%)", justify="right")
     for column in board.columns:
-        table.add_column(LABELS.get(column, column), justify="right")
+        table.add_column(column_label(column), justify="right")
     marks = board.marks()
     for i, row in enumerate(board.rows):
         cells = []
@@ -290,7 +295,7 @@ def to_markdown(board: Leaderboard, with_ci: bool = True) -> str:
     marks = board.marks()
     ranked = _has_ranks(board)
     lead = ["Model", "Coverage", *(["Rank (95%)"] if ranked else [])]
-    header = [*lead, *(LABELS.get(c, c) for c in board.columns)]
+    header = [*lead, *(column_label(c) for c in board.columns)]
     lines = [
         f"STEB ({board.view}) results, x100. Bold = best, underline = second best per column "
         "among comparable rows; runs on a partial dataset set are marked not comparable."
@@ -374,7 +379,7 @@ def plot_leaderboard(board: Leaderboard, path: Path) -> Path:
             capsize=3,
         )
     ax.set_yticks(range(len(rows)), [_name(r) for r in rows], fontsize=7)
-    ax.set_xlabel(f"{LABELS.get(overall, overall)} (x100)")
+    ax.set_xlabel(f"{column_label(overall)} (x100)")
     ax.set_title(f"STEB {board.view}: runs (red, hatched = partial) vs. paper", fontsize=10)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()

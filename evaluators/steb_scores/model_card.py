@@ -33,15 +33,7 @@ import yaml
 from evaluators.results.record import LOCAL_REVISION_PREFIX
 from evaluators.steb_scores.results import Score
 from evaluators.steb_scores.summary import ModelSummary
-
-TASK_LABELS = {
-    "clustering": "Clustering",
-    "all_to_all_pairs": "PairClassification",
-    "predefined_pairs": "PairClassification",
-    "order_alignment": "OrderAlignment",
-    "retrieval": "Retrieval",
-    "probing": "Probing",
-}
+from evaluators.tasks.facts import hub_type
 
 
 def _pct(value: float) -> float:
@@ -58,7 +50,7 @@ def model_index(
         metrics += [{"type": k, "value": _pct(v)} for k, v in sorted(s.metrics.items())]
         results.append(
             {
-                "task": {"type": TASK_LABELS.get(s.task, s.task)},
+                "task": {"type": hub_type(s.task)},
                 "dataset": {
                     "type": s.dataset,
                     "name": f"STEB {s.dataset.split('/')[-1]} ({s.task})",

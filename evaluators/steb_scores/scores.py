@@ -47,6 +47,7 @@ from evaluators.steb_scores.reference import (
     table_info,
 )
 from evaluators.steb_scores.results import STEB_PREFIX, Score, catalogue
+from evaluators.tasks.facts import TASK_FACTS
 
 Unit = tuple[str, str, str]  # (dataset hub id, task, metric)
 VIEWS = ("operational", "definitional", "application", "multilingual")
@@ -57,15 +58,8 @@ OVERALL = {
     "multilingual": "average",
 }
 
-# the metric each task contributes (order alignment has two variants)
-TASK_METRIC = {
-    "clustering": "v_measure",
-    "all_to_all_pairs": "auc",
-    "predefined_pairs": "auc",
-    "order_alignment": "distractor_accuracy",
-    "retrieval": "mrr",
-    "probing": "accuracy",
-}
+# the metric each task contributes is its main score (evaluators.tasks.facts); order
+# alignment has two variants: the definitional columns use the plain accuracy
 OA_PLAIN = "accuracy"
 
 
@@ -175,16 +169,17 @@ def operational_spec(
     columns: dict[str, dict[str, list[Unit]]] = {}
     for task in OPERATIONAL_TASKS:
         present = sorted(set(datasets_by_task.get(task, ())))
+        main = TASK_FACTS[task].main_score
         groups: dict[str, list[Unit]] = {}
         assigned: set[str] = set()
         for i, members in enumerate((clusters or {}).get(task, ())):
             chosen = [d for d in members if d in present]
             if chosen:
-                groups[f"cluster_{i + 1}"] = [(d, task, TASK_METRIC[task]) for d in chosen]
+                groups[f"cluster_{i + 1}"] = [(d, task, main) for d in chosen]
                 assigned.update(chosen)
         for d in present:
             if d not in assigned:
-                groups[f"single:{d}"] = [(d, task, TASK_METRIC[task])]
+                groups[f"single:{d}"] = [(d, task, main)]
         columns[task] = groups
     expected = _catalogue_counts("task")
     if not expected:  # no catalogue: the paper's Table 6 counts
@@ -216,9 +211,9 @@ def definitional_spec(
                     if task != "order_alignment":
                         continue
                     metric = "distractor_accuracy"
+                elif task in TASK_FACTS:
+                    metric = OA_PLAIN if task == "order_alignment" else TASK_FACTS[task].main_score
                 else:
-                    metric = OA_PLAIN if task == "order_alignment" else TASK_METRIC.get(task)
-                if metric is None:
                     continue
                 columns[cluster].setdefault(task, []).append((dataset, task, metric))
     expected = _catalogue_counts("definitional")
@@ -265,9 +260,9 @@ def _named_spec(
             for task in sorted(set(available.get(hub, ()))):
                 if task_filter and task_filter.get(column) not in (None, task):
                     continue
-                if task not in TASK_METRIC:
+                if task not in TASK_FACTS:
                     continue
-                groups.setdefault(task, []).append((hub, task, TASK_METRIC[task]))
+                groups.setdefault(task, []).append((hub, task, TASK_FACTS[task].main_score))
         columns[column] = groups
         expected[column] = len(names)
 

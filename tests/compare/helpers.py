@@ -11,10 +11,10 @@ from evaluators.compare.units import Units, units_of
 from evaluators.metric_math import roc_auc, v_measure
 from evaluators.results.items import make_items
 from evaluators.results.record import DatasetInfo, ModelInfo, ResultRecord, write_record
-from evaluators.steb_scores.scores import TASK_METRIC
+from evaluators.tasks.facts import TASK_FACTS
 from evaluators.tasks.pairs import all_pairs, all_pairs_influence_ci, delong_ci, text_auc_items
 
-MAIN = TASK_METRIC  # the main score of each task
+MAIN = {name: f.main_score for name, f in TASK_FACTS.items()}  # each task's main score
 
 
 def record(

@@ -116,18 +116,55 @@ def test_the_former_tables_values_are_the_facts():
         assert {n: getattr(f, field) for n, f in TASK_FACTS.items()} == FORMER[field], field
 
 
-def test_the_former_tables_agree_with_the_facts():
-    from evaluators.benchmarks import STEB_TASKS
-    from evaluators.report import READABLE
-    from evaluators.steb_scores.leaderboard import LABELS
-    from evaluators.steb_scores.model_card import TASK_LABELS
-    from evaluators.steb_scores.scores import TASK_METRIC
+def test_the_readers_print_the_former_values():
+    from evaluators.report import readable
+    from evaluators.steb_scores.leaderboard import column_label
 
-    assert FORMER["names"] == STEB_TASKS
-    assert FORMER["main_score"] == TASK_METRIC
-    assert FORMER["hub_type"] == TASK_LABELS
-    assert {t: READABLE[t] for t in TASK_TYPES} == FORMER["label"]
-    assert {t: LABELS[t] for t in TASK_TYPES} == FORMER["column"]
+    assert [readable(t) for t in TASK_TYPES] == list(FORMER["label"].values())
+    assert [column_label(t) for t in TASK_TYPES] == list(FORMER["column"].values())
+    assert [hub_type(t) for t in TASK_TYPES] == list(FORMER["hub_type"].values())
+    # the metric and view names keep their own labels
+    assert [readable(m) for m in ("v_measure", "auc", "mrr", "mean_accuracy")] == [
+        "V-measure",
+        "AUROC",
+        "MRR",
+        "mean accuracy",
+    ]
+    assert [column_label(c) for c in ("steb_score", "atd_adversarial", "x_y")] == [
+        "STEB score",
+        "ATD (Adv.)",
+        "x_y",
+    ]
+    assert readable("x_y") == "x y"
+
+
+def test_the_model_card_names_the_hub_task_type():
+    from evaluators.steb_scores.model_card import model_index
+    from evaluators.steb_scores.results import Score
+
+    scores = [
+        Score("m", "steb/a", task, f.main_score, {f.main_score: 0.5})
+        for task, f in TASK_FACTS.items()
+    ]
+    results = model_index("m", scores)["model-index"][0]["results"]
+    assert {r["dataset"]["config"]: r["task"]["type"] for r in results} == FORMER["hub_type"]
+
+
+def test_the_side_tables_are_gone():
+    import evaluators.benchmarks
+    import evaluators.report
+    import evaluators.steb_scores.leaderboard
+    import evaluators.steb_scores.model_card
+    import evaluators.steb_scores.scores
+
+    for module, name in (
+        (evaluators.benchmarks, "STEB_TASKS"),
+        (evaluators.steb_scores.scores, "TASK_METRIC"),
+        (evaluators.report, "READABLE"),
+        (evaluators.steb_scores.leaderboard, "LABELS"),
+        (evaluators.steb_scores.model_card, "TASK_LABELS"),
+    ):
+        assert not hasattr(module, name), f"{module.__name__}.{name} is back"
 
 
 # how each task's result items are stored (evaluators.results.items: kind, unit)

@@ -18,10 +18,10 @@ import numpy as np
 import pandas as pd
 
 from evaluators.results.table import COLUMNS
-from evaluators.steb_scores.scores import TASK_METRIC
+from evaluators.tasks.facts import TASK_FACTS
 
 MAIN = {
-    **TASK_METRIC,
+    **{name: f.main_score for name, f in TASK_FACTS.items()},
     "detection": "tpr_at_fpr",
     "aa": "macro_accuracy",
     "av": "auc",
@@ -42,7 +42,7 @@ def synthetic_table(
     other_every: int = 10,
 ) -> pd.DataFrame:
     from evaluators.benchmarks import benchmarks
-    from evaluators.steb_scores.model_card import TASK_LABELS
+    from evaluators.tasks.facts import hub_type
 
     rng = np.random.default_rng(seed)
     models = np.array([f"org{i % 37}/model-{i:04d}" for i in range(n_models)], dtype=object)
@@ -86,7 +86,7 @@ def synthetic_table(
                 "embedding_dim": 768.0,
                 "max_tokens": 512.0,
                 "open_weights": open_w[m],
-                "task_type": [TASK_LABELS.get(t, t) for t in tasks],
+                "task_type": [hub_type(t) for t in tasks],
             }
         ).loc[keep]
         oa = record.loc[record["task"] == "order_alignment"].copy()

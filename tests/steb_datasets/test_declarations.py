@@ -166,11 +166,11 @@ def test_task_type_names_have_one_home() -> None:
     from dataset_scripts.core import schemas
     from dataset_scripts.steb import catalog
     from evaluators.steb_scores.reference import OPERATIONAL_TASKS
-    from evaluators.steb_scores.scores import TASK_METRIC
     from evaluators.tasks import EVALUATORS
+    from evaluators.tasks.facts import TASK_FACTS
 
     assert list(EVALUATORS) == list(schemas.TASK_TYPES) == list(OPERATIONAL_TASKS)
-    assert set(TASK_METRIC) == set(schemas.TASK_TYPES)
+    assert list(TASK_FACTS) == list(schemas.TASK_TYPES)
     for name in ("CLUSTERING", "ALL_TO_ALL", "PREDEFINED", "ORDER", "RETRIEVAL", "PROBING"):
         assert getattr(catalog, name) is getattr(schemas, name)
     declared = {t for spec in all_datasets().values() for t in spec.task_types}
