@@ -139,7 +139,7 @@ def _build_downloaded(
 ) -> list[Path]:
     """``--download``: the datasets named (every config of a release) or ``--all`` (of
     ``family``), each built from its fetched and verified source."""
-    from dataset_scripts.registry import all_datasets, resolve
+    from dataset_scripts.registry import all_datasets
     from dataset_scripts.status import select
     from evaluators.downloads import build_with_download
 
@@ -152,15 +152,7 @@ def _build_downloaded(
     else:
         specs = []
         for hub_id in hub_ids:
-            found, note = resolve(hub_id)
-            owner = family_of(found[0].hub_id)
-            if family is not None and owner != family:
-                raise StylebenchError(
-                    f"{hub_id} is a dataset of the {owner} family, not {family}: "
-                    f"`stylebench {owner} build {hub_id} --download`"
-                )
-            if note:
-                console().print(f"[yellow]{note}[/yellow]")
+            found = _resolve_in_family(hub_id, family, console(), " --download")
             specs += [s for s in found if s not in specs]
     folders = build_with_download(
         specs, built_root=built_root, settings=download, out=console(), after=after
@@ -175,6 +167,23 @@ def _build_downloaded(
             register_build(folder, repo)
             console().print(f'registered in datasets\' cache: load_dataset("{repo}") works offline')
     return folders
+
+
+def _resolve_in_family(hub_id: str, family: str | None, out: Any, flags: str = "") -> list[Any]:
+    """The specs ``hub_id`` names (its deprecation note printed), refused when they are
+    another family's than the ``family`` command's."""
+    from dataset_scripts.registry import resolve
+
+    specs, note = resolve(hub_id)
+    owner = family_of(specs[0].hub_id)
+    if family is not None and owner != family:
+        raise StylebenchError(
+            f"{hub_id} is a dataset of the {owner} family, not {family}: "
+            f"`stylebench {owner} build {hub_id}{flags}` (or `stylebench build {hub_id}{flags}`)"
+        )
+    if note:
+        out.print(f"[yellow]{note}[/yellow]")
+    return list(specs)
 
 
 def _only_dataset(family: str) -> str:
@@ -206,18 +215,9 @@ def _build_one(
     (with its deprecation note); then registered in datasets' cache."""
     from dataset_scripts.build import build_dataset, build_release
     from dataset_scripts.hub_cache import register_build
-    from dataset_scripts.registry import resolve
     from dataset_scripts.status import dataset_status
 
-    specs, note = resolve(hub_id)
-    owner = family_of(specs[0].hub_id)
-    if family is not None and owner != family:
-        raise StylebenchError(
-            f"{hub_id} is a dataset of the {owner} family, not {family}: "
-            f"`stylebench {owner} build {hub_id}` (or `stylebench build {hub_id}`)"
-        )
-    if note:
-        out_console.print(f"[yellow]{note}[/yellow]")
+    specs = _resolve_in_family(hub_id, family, out_console)
     if raw is None and any(s.needs_raw for s in specs):
         root = raw_root or corpora_root()
         raw = next((r for s in specs if (r := dataset_status(s, root, None).raw)), None)

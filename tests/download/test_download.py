@@ -465,3 +465,12 @@ def test_mirror_layout_matches_the_cache_layout() -> None:
     assert os.path.join("downloads", download.site_path()).endswith(
         f"o/r/archive/{'c' * 40}.tar.gz"
     )
+
+
+def test_a_dataset_of_another_family_names_the_command_with_download() -> None:
+    result = run_cli(["steb", "build", "arb/quartets", "--download"])
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines()[-1] == (
+        "error: arb/quartets is a dataset of the arb family, not steb: `stylebench arb build "
+        "arb/quartets --download` (or `stylebench build arb/quartets --download`)"
+    )
