@@ -55,6 +55,7 @@ from evaluators.metric_math.paired import (
     wald,
 )
 from evaluators.results.record import ResultRecord
+from evaluators.tasks.facts import TASK_FACTS
 
 N_BOOT = 1000  # resamples of a clustering test and of every unit-level replicate bank
 CHUNK = 100  # replicates drawn together (memory ~ CHUNK x units)
@@ -182,13 +183,15 @@ _REQUIRED = {
     ("assignment", "texts"): ("labels", "clusters", "seeds", "clusters_seeds"),
     ("text_auc", "texts"): ("psi", "placement", "n_positive_pairs"),
 }
-_INDEPENDENT = {
-    ("mean", "pairs"): "sequences, each in many pairs",
-    ("mean", "queries"): "authors (their queries and targets)",
-    ("auc", "pairs"): "texts, shared across pairs",
-    ("assignment", "texts"): "texts and the k-means seed",
-    ("text_auc", "texts"): "texts",
+# the independent units each items kind is compared over: the task's facts say them
+_TASK_OF_ITEMS = {
+    ("mean", "pairs"): "order_alignment",
+    ("mean", "queries"): "retrieval",
+    ("auc", "pairs"): "predefined_pairs",
+    ("assignment", "texts"): "clustering",
+    ("text_auc", "texts"): "all_to_all_pairs",
 }
+_INDEPENDENT = {key: TASK_FACTS[task].unit for key, task in _TASK_OF_ITEMS.items()}
 
 
 def _required(kind: str, unit: str) -> tuple[str, ...]:

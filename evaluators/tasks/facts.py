@@ -9,7 +9,7 @@ their labels and main scores here.
 | ``all_to_all_pairs`` | ``labelled_texts`` | ``auc`` | all-to-all pairs | All-to-All | PairClassification | texts |
 | ``predefined_pairs`` | ``text_pairs`` | ``auc`` | predefined pairs | Predefined | PairClassification | texts, shared across pairs |
 | ``order_alignment`` | ``style_sequences`` | ``distractor_accuracy`` | order alignment | Order Align. | OrderAlignment | sequences, each in many pairs |
-| ``retrieval`` | ``retrieval`` | ``mrr`` | retrieval | Retrieval | Retrieval | authors (their queries and targets) |
+| ``retrieval`` | ``retrieval`` | ``mrr`` | retrieval | Retrieval | Retrieval | authors, merged where they share a text (their queries and targets) |
 | ``probing`` | ``probing`` | ``accuracy`` | probing | Probing | Probing | test texts (fixed probes) |
 
 The task names are declared once in :mod:`dataset_scripts.core.schemas` (``TASK_TYPES``,
@@ -93,7 +93,7 @@ _FACTS = (
         label="retrieval",
         column="Retrieval",
         hub_type="Retrieval",
-        unit="authors (their queries and targets)",
+        unit="authors, merged where they share a text (their queries and targets)",
     ),
     TaskFacts(
         PROBING,

@@ -178,8 +178,7 @@ ITEMS = {
 
 
 def test_the_unit_of_independence_is_the_one_compare_names():
-    # evaluators.compare.units names the independent unit per items kind in its errors;
-    # it could read the facts instead (issue 43 item 3): until then they must agree
+    # evaluators.compare.units names the independent unit per items kind from the facts
     from evaluators.compare.units import _INDEPENDENT
 
     for task, key in ITEMS.items():
