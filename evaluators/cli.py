@@ -517,9 +517,13 @@ def validate(datasets: tuple[str, ...], episode_size: int | None, per_class: str
 @click.option(
     "--dry-run", is_flag=True, help="Print repo id, type and every file; validate the card."
 )
-@click.option("--all", "push_all", is_flag=True, help="Every release repo built under --built-root.")
+@click.option(
+    "--all", "push_all", is_flag=True, help="Every release repo built under --built-root."
+)
 @click.option("--org", default=None, help="--all: push under this organisation.")
-@click.option("--built-root", type=click.Path(path_type=Path), default=Path("built"), show_default=True)
+@click.option(
+    "--built-root", type=click.Path(path_type=Path), default=Path("built"), show_default=True
+)
 def push(
     target: str | None,
     repo_id: str | None,

@@ -68,5 +68,3 @@ def load_metric(name: str, **kwargs: Any) -> evaluate.EvaluationModule:
         f"unknown metric {name!r}; bundled metrics: {', '.join(known)} "
         "(or pass a folder path or a Hub id 'org/name')"
     )
-
-

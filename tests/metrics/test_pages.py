@@ -24,8 +24,7 @@ def test_every_app_is_the_builder_call(name: str) -> None:
         "",
         "from evaluators.metric_math.page import metric_page",
         "",
-        "demo, compute = metric_page(Path(__file__).parent)  # the page the module declares "
-        "(PAGE)",
+        "demo, compute = metric_page(Path(__file__).parent)  # the page the module declares (PAGE)",
         "",
         'if __name__ == "__main__":',
         "    demo.launch()",
