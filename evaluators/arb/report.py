@@ -17,7 +17,8 @@ import numpy as np
 
 from dataset_scripts.core.errors import DataError
 from evaluators.arb import reference as ref
-from evaluators.arb.stats import REGIMES, DetectorSummary, bootstrap, bootstrap_mean
+from evaluators.arb.stats import REGIMES, DetectorSummary, bootstrap
+from evaluators.metric_math.resampling import block_mean_interval
 
 BLOCK_SEP = "|"
 
@@ -111,7 +112,7 @@ def diagnostics(
             num = (src * tgt).sum(1)
             den = np.linalg.norm(src, axis=1) * np.linalg.norm(tgt, axis=1)
             per["semantic_similarity"][block] = num / np.where(den > 0, den, 1.0)
-    return {k: bootstrap_mean(v, n_resamples, seed) for k, v in per.items()}
+    return {k: block_mean_interval(v, n_resamples, seed) for k, v in per.items()}
 
 
 # ---------------------------------------------------------------- tables

@@ -1,5 +1,7 @@
 """ARB statistics: block-level TPR@1%FPR / AUROC, paired deltas, operational gap and the
-block-structured bootstrap (ARB Sec. 5.3-5.4).
+block-structured bootstrap (ARB Sec. 5.3-5.4). The draws, and the block-bootstrap interval
+of a macro mean of per-row values (``block_mean_interval``), live in
+:mod:`evaluators.metric_math.resampling`.
 
 Data layout
 -----------
@@ -20,8 +22,9 @@ over blocks (each block weight 1).
 
 Bootstrap
 ---------
-For each block (in sorted block order) one ``(B, n)`` matrix of row indices is drawn with
-``numpy.random.default_rng(seed).integers``; the same rows index all four regimes (aligned
+For each block (in sorted block order) one ``(B, n)`` matrix of row indices is drawn by
+:func:`evaluators.metric_math.resampling.block_indices` (one ``numpy.random.default_rng(seed)``
+stream); the same rows index all four regimes (aligned
 rows are resampled jointly) and every detector (the resampled quartets are the same for
 every detector). Each replicate recomputes the block metrics, the deltas/gap and the macro
 averages; the CI is the percentile interval (``numpy.percentile``, linear interpolation).
@@ -40,15 +43,16 @@ search) kept for the benchmark and the equality tests.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from evaluators.metric_math import roc_auc, tpr_at_fpr
-from evaluators.metric_math.binary import _max_false_positives
+from evaluators.metric_math.binary import max_false_positives
 from evaluators.metric_math.intervals import DEFAULT_SEED, percentile_interval
+from evaluators.metric_math.resampling import block_indices, multiplicities
 
 __all__ = [
     "COMPARISONS",
@@ -58,10 +62,8 @@ __all__ = [
     "DetectorSummary",
     "block_estimate",
     "bootstrap",
-    "bootstrap_mean",
     "bootstrap_reference",
     "evaluate_detector",
-    "resample_indices",
 ]
 
 REGIMES: tuple[str, ...] = ("Human", "Free-LLM", "H2L", "LLM2L")
@@ -155,26 +157,6 @@ def block_estimate(block: str, scores: Any, fpr: float = FPR) -> BlockEstimate:
     return BlockEstimate(block, n, tpr, auc, thr, ach)
 
 
-def resample_indices(
-    block_sizes: Mapping[str, int], n_resamples: int = 5000, seed: int = DEFAULT_SEED
-) -> dict[str, np.ndarray]:
-    """One ``(n_resamples, n)`` index matrix per block, drawn in sorted block order."""
-    if n_resamples < 1:
-        raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
-    rng = np.random.default_rng(seed)
-    return {
-        b: rng.integers(0, block_sizes[b], size=(n_resamples, block_sizes[b]), dtype=np.int64)
-        for b in sorted(block_sizes)
-    }
-
-
-def _multiplicities(idx: np.ndarray, n: int) -> np.ndarray:
-    """``C[b, i]`` = number of times row ``i`` occurs in resample ``b``."""
-    b = idx.shape[0]
-    flat = (idx + (np.arange(b, dtype=np.int64) * n)[:, None]).ravel()
-    return np.bincount(flat, minlength=b * n).reshape(b, n)
-
-
 def _batch_block(scores: np.ndarray, counts: np.ndarray, fpr: float) -> tuple[np.ndarray, ...]:
     """TPR@fpr and AUROC of every resample of one block: two ``(B, 3)`` arrays."""
     n = scores.shape[0]
@@ -186,7 +168,7 @@ def _batch_block(scores: np.ndarray, counts: np.ndarray, fpr: float) -> tuple[np
     np.cumsum(c_neg, axis=1, out=cum[:, 1:])
     # (c+1)-th largest resampled Human score: first descending position where the
     # cumulative count from the top reaches c+1.
-    c = _max_false_positives(fpr, n)
+    c = max_false_positives(fpr, n)
     from_top = cum[:, -1:] - cum[:, :-1]  # from_top[b, k] = #resampled Human >= hs[k]
     kth = (from_top >= c + 1).sum(axis=1) - 1  # last sorted position with count >= c+1
     v = hs[kth]
@@ -278,7 +260,8 @@ def bootstrap(
         ARB: 5,000 and 42.
     engine : "vectorised" or "reference"
         Same numbers; "reference" is the slow per-replicate loop.
-    indices : optional precomputed :func:`resample_indices` (overrides n_resamples/seed).
+    indices : optional precomputed
+        :func:`~evaluators.metric_math.resampling.block_indices` (overrides n_resamples/seed).
     """
     if engine not in ("vectorised", "reference"):
         raise ValueError(f"engine must be 'vectorised' or 'reference', got {engine!r}")
@@ -294,9 +277,9 @@ def bootstrap(
         got = {b: a.shape[0] for b, a in blocks.items()}
         if got != sizes:
             raise ValueError(f"detector {d!r} has blocks {got}, expected {sizes}")
-    idx = dict(indices) if indices is not None else resample_indices(sizes, n_resamples, seed)
+    idx = dict(indices) if indices is not None else block_indices(sizes, n_resamples, seed)
     counts = (
-        {b: _multiplicities(idx[b], sizes[b]) for b in sorted(sizes)}
+        {b: multiplicities(idx[b], sizes[b]) for b in sorted(sizes)}
         if engine == "vectorised"
         else {}
     )
@@ -341,23 +324,3 @@ def evaluate_detector(
 ) -> DetectorSummary:
     """Convenience wrapper: bootstrap one detector."""
     return bootstrap({detector: blocks}, n_resamples, seed)[detector]
-
-
-def bootstrap_mean(
-    values: Mapping[str, Sequence[float] | np.ndarray],
-    n_resamples: int = 5000,
-    seed: int = DEFAULT_SEED,
-    level: float = 0.95,
-    indices: Mapping[str, np.ndarray] | None = None,
-) -> tuple[float, tuple[float, float]]:
-    """Macro mean over blocks of per-row values (e.g. a transformation diagnostic) with a
-    block-bootstrap percentile CI (rows resampled within blocks)."""
-    arrs = {b: np.asarray(v, dtype=np.float64) for b, v in values.items()}
-    sizes = {b: a.size for b, a in arrs.items()}
-    idx = dict(indices) if indices is not None else resample_indices(sizes, n_resamples, seed)
-    point = float(np.mean([arrs[b].mean() for b in sorted(arrs)]))
-    reps = np.mean(
-        [_multiplicities(idx[b], sizes[b]) @ arrs[b] / sizes[b] for b in sorted(arrs)], axis=0
-    )
-    lo, hi = percentile_interval(reps, level, axis=0)
-    return point, (float(lo), float(hi))

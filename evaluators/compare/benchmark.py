@@ -43,6 +43,7 @@ from evaluators.compare.units import (
 )
 from evaluators.metric_math.intervals import DEFAULT_SEED, percentile_interval
 from evaluators.metric_math.paired import holm, percentile_p_value, rank_intervals
+from evaluators.metric_math.resampling import generator, index_draws
 
 ALPHA = 0.05
 Unit = tuple[str, str, str]  # (dataset id, task, metric), as steb_scores.scores.Unit
@@ -131,7 +132,7 @@ def aggregate_replicates(
     groups (if the aggregate resamples them) and the units inside each group drawn with
     replacement, each drawn unit taking a random column of its paired bank
     (``banks[unit]``: ``(K, B)`` joint unit-level replicates)."""
-    rng = np.random.default_rng(seed)
+    rng = generator(seed)
     layout = [[us for us in groups.values() if us] for groups in aggregate.columns.values()]
     names = list(aggregate.columns)
     out = []
@@ -142,10 +143,10 @@ def aggregate_replicates(
                 continue
             drawn = groups
             if resample_datasets and aggregate.resample_groups:
-                drawn = [groups[i] for i in rng.integers(0, len(groups), len(groups))]
+                drawn = [groups[i] for i in index_draws(len(groups), rng)]
             means = []
             for us in drawn:
-                picks = rng.integers(0, len(us), len(us)) if resample_datasets else range(len(us))
+                picks = index_draws(len(us), rng) if resample_datasets else range(len(us))
                 vals = []
                 for i in picks:
                     bank = banks[us[i]]

@@ -99,8 +99,7 @@ def compare_detectors(
 ) -> list[dict[str, Any]]:
     """One row per metric (``auroc``, ``tpr@<fpr>fpr``): scores, difference, 95 % CI,
     p-value, method; higher is better for both."""
-    from evaluators.arb.stats import resample_indices
-    from evaluators.detect.bootstrap import replicates
+    from evaluators.detect.bootstrap import replicates, stratified_indices
     from evaluators.detect.report import fpr_key
     from evaluators.metric_math import roc_auc, tpr_at_fpr
 
@@ -108,8 +107,7 @@ def compare_detectors(
     a, b = np.asarray(scores_a, dtype=np.float64), np.asarray(scores_b, dtype=np.float64)
     if a.shape != y.shape or b.shape != y.shape:
         raise DataError(f"{a.size} and {b.size} scores for {y.size} labels")
-    drawn = resample_indices({"0-human": int((~y).sum()), "1-machine": int(y.sum())}, n_boot, seed)
-    idx_neg, idx_pos = drawn["0-human"], drawn["1-machine"]
+    idx_neg, idx_pos = stratified_indices(int((~y).sum()), int(y.sum()), n_boot, seed)
     auc_a, tpr_a = replicates(a[~y], a[y], fprs, idx_neg, idx_pos)
     auc_b, tpr_b = replicates(b[~y], b[y], fprs, idx_neg, idx_pos)
     rows = [("auroc", roc_auc(a, y), roc_auc(b, y), auc_a - auc_b)]

@@ -54,6 +54,13 @@ from evaluators.metric_math.paired import (
     stratified_mean_difference,
     wald,
 )
+from evaluators.metric_math.resampling import (
+    generator,
+    histogram_counts,
+    index_draws,
+    multinomial_counts,
+    multiplicities,
+)
 from evaluators.results.record import ResultRecord
 from evaluators.tasks.facts import TASK_FACTS
 
@@ -448,7 +455,7 @@ def _clustering_test(a: Units, b: Units, n_boot: int, seed: int) -> dict[str, An
     (Satterthwaite df from the seed part's S - 1). ``seed_sd`` is the per-seed standard
     deviation of the difference; ``decidable`` is False when the difference is smaller
     than it (one k-means run could have flipped the sign)."""
-    rng = np.random.default_rng(seed)
+    rng = generator(seed)
     per_seed = seed_v_measures(a.arrays) - seed_v_measures(b.arrays)
     n_seeds = per_seed.size
     diffs = []
@@ -477,10 +484,8 @@ def _correlation(x: np.ndarray, y: np.ndarray) -> float:
 
 
 def _weight_chunks(n: int, n_boot: int, rng: np.random.Generator):
-    from evaluators.tasks.base import bootstrap_weights
-
     for done in range(0, n_boot, CHUNK):
-        yield bootstrap_weights(n, min(CHUNK, n_boot - done), rng).astype(np.float64)
+        yield multinomial_counts(n, min(CHUNK, n_boot - done), rng).astype(np.float64)
 
 
 def _resampled_sums(values: np.ndarray, n_boot: int, rng: np.random.Generator) -> np.ndarray:
@@ -489,8 +494,6 @@ def _resampled_sums(values: np.ndarray, n_boot: int, rng: np.random.Generator) -
     drawing n units with replacement is one multinomial draw over the distinct value
     tuples with their frequencies (exact; order alignment's per-pair accuracies take a
     handful of values), so a replicate costs O(distinct tuples)."""
-    from evaluators.arb.stats import _multiplicities
-
     n = values.shape[1]
     distinct, counts = np.unique(values, axis=1, return_counts=True)
     few = distinct.shape[1] <= n // 4
@@ -498,9 +501,9 @@ def _resampled_sums(values: np.ndarray, n_boot: int, rng: np.random.Generator) -
     for done in range(0, n_boot, CHUNK):
         size = min(CHUNK, n_boot - done)
         if few:
-            draws = rng.multinomial(n, counts / n, size=size)
+            draws = histogram_counts(counts, size, rng)
         else:  # n draws of a unit index each (cheaper than n binomials per replicate)
-            draws = _multiplicities(rng.integers(0, n, size=(size, n)), n)
+            draws = multiplicities(index_draws(n, rng, size), n)
             distinct = values
         # einsum's own loop, not BLAS: no thread pool to wait on for these thin products
         out.append(np.einsum("kn,bn->kb", distinct, draws.astype(np.float64)))
@@ -527,7 +530,7 @@ def joint_replicates(
     first = units[0]
     for other in units[1:]:
         check_paired(first, other)
-    rng = np.random.default_rng(seed)
+    rng = generator(seed)
     kind = first.kind
     if kind == "probing":
         per_feature = [_features(u) for u in units]

@@ -7,7 +7,7 @@ negative class, every other regime positive), plus optional group columns (gener
 domain, attack). Detectors are the ARB ones (:mod:`evaluators.arb.detectors`); the
 metrics are :func:`evaluators.metric_math.roc_auc` and
 :func:`~evaluators.metric_math.tpr_at_fpr`, with stratified percentile-bootstrap CIs
-(:mod:`.bootstrap`, built on :mod:`evaluators.arb.stats`' resampling primitives).
+(:mod:`.bootstrap`, drawn by :mod:`evaluators.metric_math.resampling`).
 
 Modules: :mod:`.data` (reading and label parsing), :mod:`.split` (the seeded held-out split
 for supervised detectors), :mod:`.scoring` (resumable scoring with progress bars),

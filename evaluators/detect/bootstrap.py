@@ -2,7 +2,7 @@
 
 Each replicate resamples the human (negative) and the machine (positive) scores with
 replacement *separately* (class sizes fixed, so every replicate has both classes), using
-:func:`evaluators.arb.stats.resample_indices` (one ``numpy.random.default_rng(seed)``
+:func:`evaluators.metric_math.resampling.block_indices` (one ``numpy.random.default_rng(seed)``
 stream, negatives first) and its multiplicity representation. As in ARB's vectorised
 engine, every replicate is evaluated at once with exact integer counts: AUROC is the
 tie-aware Mann-Whitney count (ties 1/2) from the sorted negatives' cumulative
@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evaluators.arb.stats import _multiplicities, resample_indices
 from evaluators.metric_math import roc_auc, tpr_at_fpr
-from evaluators.metric_math.binary import _max_false_positives
+from evaluators.metric_math.binary import max_false_positives
 from evaluators.metric_math.intervals import DEFAULT_SEED, percentile_interval
+from evaluators.metric_math.resampling import block_indices, multiplicities
 
 DEFAULT_RESAMPLES = 1000
 CHUNK = 256  # replicates evaluated per step (bounds memory at CHUNK x n)
@@ -62,8 +62,8 @@ def replicates(
     n_neg, n_pos = neg.size, pos.size
     aucs, tprs = [], []
     for start in range(0, idx_neg.shape[0], CHUNK):
-        c_neg = _multiplicities(idx_neg[start : start + CHUNK], n_neg)[:, order]
-        c_pos = _multiplicities(idx_pos[start : start + CHUNK], n_pos)
+        c_neg = multiplicities(idx_neg[start : start + CHUNK], n_neg)[:, order]
+        c_pos = multiplicities(idx_pos[start : start + CHUNK], n_pos)
         cum = np.zeros((c_neg.shape[0], n_neg + 1), dtype=np.int64)
         np.cumsum(c_neg, axis=1, out=cum[:, 1:])
         twice_u = (c_pos * (cum[:, left] + cum[:, right])).sum(axis=1)
@@ -71,15 +71,19 @@ def replicates(
         from_top = cum[:, -1:] - cum[:, :-1]  # resampled negatives >= hs[k]
         block = np.empty((c_neg.shape[0], len(fprs)))
         for j, fpr in enumerate(fprs):
-            c = _max_false_positives(fpr, n_neg)
+            c = max_false_positives(fpr, n_neg)
             v = hs[(from_top >= c + 1).sum(axis=1) - 1]
             block[:, j] = (c_pos * (pos[None, :] > v[:, None])).sum(axis=1) / n_pos
         tprs.append(block)
     return np.concatenate(aucs), np.concatenate(tprs)
 
 
-def _indices(n_neg: int, n_pos: int, n_resamples: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    drawn = resample_indices({"0-human": n_neg, "1-machine": n_pos}, n_resamples, seed)
+def stratified_indices(
+    n_neg: int, n_pos: int, n_resamples: int, seed: int = DEFAULT_SEED
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(idx_neg, idx_pos)``: each class resampled within itself (class sizes fixed),
+    negatives drawn first from one generator stream."""
+    drawn = block_indices({"0-human": n_neg, "1-machine": n_pos}, n_resamples, seed)
     return drawn["0-human"], drawn["1-machine"]
 
 
@@ -95,7 +99,7 @@ def estimate(
     neg, pos = _split(scores, labels)
     auc = roc_auc(scores, labels)
     points = {f: tpr_at_fpr(scores, labels, f) for f in fprs}
-    idx_neg, idx_pos = _indices(neg.size, pos.size, n_resamples, seed)
+    idx_neg, idx_pos = stratified_indices(neg.size, pos.size, n_resamples, seed)
     auc_reps, tpr_reps = replicates(neg, pos, fprs, idx_neg, idx_pos)
     auc_ci = percentile_interval(auc_reps, level, axis=0)
     tpr_ci = percentile_interval(tpr_reps, level, axis=0)
@@ -122,7 +126,7 @@ def bootstrap_reference(
     from sklearn.metrics import roc_auc_score
 
     neg, pos = _split(scores, labels)
-    idx_neg, idx_pos = _indices(neg.size, pos.size, n_resamples, seed)
+    idx_neg, idx_pos = stratified_indices(neg.size, pos.size, n_resamples, seed)
     y = np.r_[np.zeros(neg.size, int), np.ones(pos.size, int)]
     aucs = np.empty(n_resamples)
     tprs = np.empty((n_resamples, len(fprs)))

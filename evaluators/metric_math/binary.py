@@ -43,6 +43,7 @@ from .grid import fixed_sum
 __all__ = [
     "eer",
     "fpr_threshold",
+    "max_false_positives",
     "partial_auc",
     "roc_auc",
     "roc_curve",
@@ -302,8 +303,10 @@ def roc_summary(
     return out
 
 
-def _max_false_positives(fpr: float, n_neg: int) -> int:
-    """Largest count ``c`` of flagged negatives with ``c / n_neg <= fpr`` (as floats)."""
+def max_false_positives(fpr: float, n_neg: int) -> int:
+    """Largest count ``c`` of flagged negatives with ``c / n_neg <= fpr`` (as floats): the
+    false-positive budget of :func:`tpr_at_fpr`, which the vectorised bootstraps of ARB
+    and ``detect`` apply to every resample."""
     c = math.floor(fpr * n_neg)
     while (c + 1) / n_neg <= fpr:
         c += 1
@@ -315,7 +318,7 @@ def _max_false_positives(fpr: float, n_neg: int) -> int:
 def _unflagged_bound(neg: np.ndarray, target: float) -> Any:
     """The ``(c+1)``-th largest negative, ``c`` the most false positives within ``target``:
     a rule stays within the budget iff it leaves every score ``<=`` this unflagged."""
-    c = _max_false_positives(target, neg.size)  # 0 <= c < n_neg because target < 1
+    c = max_false_positives(target, neg.size)  # 0 <= c < n_neg because target < 1
     kth = neg.size - 1 - c
     return np.partition(neg, kth)[kth]
 

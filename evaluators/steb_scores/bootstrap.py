@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from evaluators.metric_math.intervals import DEFAULT_SEED, percentile_interval
+from evaluators.metric_math.resampling import generator, histogram_counts, index_draws
 from evaluators.steb_scores.scores import Unit, ViewScore, ViewSpec, evaluate_spec
 
 Units = Sequence[float] | tuple[Sequence[float], Sequence[int]]
@@ -65,7 +66,7 @@ def resampled_means(
     multinomial counts over the distinct values, so this is the ordinary nonparametric
     bootstrap of the mean at O(distinct values) per replicate."""
     n = int(counts.sum())
-    draws = rng.multinomial(n, counts / n, size=size)
+    draws = histogram_counts(counts, size, rng)
     return draws @ values / n
 
 
@@ -77,7 +78,7 @@ def dataset_ci(
 ) -> tuple[float, float]:
     """Percentile CI of the mean of per-unit scores (a sequence, or (values, counts))."""
     values, counts = as_histogram(units)
-    rng = np.random.default_rng(seed)
+    rng = generator(seed)
     return _interval(resampled_means(values, counts, n_boot, rng), alpha)
 
 
@@ -89,7 +90,7 @@ def view_replicates(
     seed: int = SEED,
 ) -> list[dict[str, float]]:
     """``n_boot`` bootstrap replicates of every column and derived column of a view."""
-    rng = np.random.default_rng(seed)
+    rng = generator(seed)
     per_unit = {u: as_histogram(v) for u, v in (unit_scores or {}).items()}
     layout = {
         column: {g: [u for u in units if u in values] for g, units in groups.items()}
@@ -103,12 +104,12 @@ def view_replicates(
             columns[column] = {}
             present = [g for g, units in groups.items() if units]
             if spec.resample_groups and present:
-                drawn = [present[i] for i in rng.integers(0, len(present), size=len(present))]
+                drawn = [present[i] for i in index_draws(len(present), rng)]
             else:
                 drawn = present
             for n_group, g in enumerate(drawn):
                 units = groups[g]
-                picks = rng.integers(0, len(units), size=len(units))
+                picks = index_draws(len(units), rng)
                 chosen = []
                 for k, i in enumerate(picks):
                     unit = units[i]

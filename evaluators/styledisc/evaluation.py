@@ -20,6 +20,7 @@ import numpy as np
 from dataset_scripts.core.errors import StylebenchError
 from dataset_scripts.core.styledisc_schema import CONFIG, SETTINGS, validate_triplets
 from evaluators.metric_math.intervals import DEFAULT_SEED, percentile_interval
+from evaluators.metric_math.resampling import generator, index_draws
 from evaluators.styledisc.ensembles import (
     STRATEGIES,
     Composition,
@@ -76,8 +77,7 @@ def bootstrap_ci(
     correct = np.asarray(correct, dtype=np.float64)
     if correct.size == 0:
         return (float("nan"), float("nan"))
-    rng = np.random.default_rng(seed)
-    means = rng.choice(correct, size=(n_boot, correct.size), replace=True).mean(axis=1)
+    means = correct[index_draws(correct.size, generator(seed), n_boot)].mean(axis=1)
     low, high = percentile_interval(means, level)
     return float(low), float(high)
 

@@ -14,6 +14,7 @@ from dataset_scripts.core.errors import DataError
 from evaluators.data import Table
 from evaluators.metric_math.grid import fixed_sum
 from evaluators.metric_math.intervals import DEFAULT_SEED, percentile_interval
+from evaluators.metric_math.resampling import generator, histogram_counts
 from evaluators.tasks.episodes import (
     ALL,
     DEFAULT_SAMPLING,
@@ -267,12 +268,6 @@ CI_N_BOOT = 1000  # resamples of every evaluation-time dataset CI
 CI_ALPHA = 0.05  # 95 % percentile intervals
 
 
-def bootstrap_weights(n: int, size: int, rng: np.random.Generator) -> np.ndarray:
-    """``size`` bootstrap resamples of ``n`` units as multiplicity counts (``size x n``):
-    drawing n units with replacement is one multinomial draw over the units."""
-    return rng.multinomial(n, np.full(n, 1.0 / n), size=size)
-
-
 def ci_record(
     metric: str,
     replicates: np.ndarray,
@@ -317,8 +312,7 @@ def mean_ci(
     if values.size == 0:
         raise ValueError(f"{metric}: no units to bootstrap")
     distinct, counts = np.unique(values, return_counts=True)
-    rng = np.random.default_rng(seed)
-    draws = rng.multinomial(values.size, counts / values.size, size=n_boot)
+    draws = histogram_counts(counts, n_boot, generator(seed))
     replicates = fixed_sum(draws * distinct, axis=1) / values.size  # not BLAS: same bits
     method = f"percentile bootstrap over {unit} (mean of per-{unit[:-1]} values)"
     return ci_record(metric, replicates, unit, int(values.size), method, seed)

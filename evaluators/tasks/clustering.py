@@ -31,6 +31,7 @@ from dataset_scripts.core.schemas import CLUSTERING
 from evaluators.data import Table
 from evaluators.metric_math import v_measure
 from evaluators.metric_math.kmeans import REFERENCE_SKLEARN, minibatch_kmeans_171
+from evaluators.metric_math.resampling import generator, multinomial_counts
 from evaluators.results.items import make_items
 from evaluators.tasks.base import (
     CI_ALPHA,
@@ -38,7 +39,6 @@ from evaluators.tasks.base import (
     DEFAULT_SEED,
     EmbeddingLookup,
     TaskEvaluator,
-    bootstrap_weights,
     ci_record,
     labelled_episode_groups,
     labelled_samples,
@@ -101,10 +101,10 @@ def v_measure_ci(
     """``details["ci95"]`` of a clustering: resample texts, re-score the fixed assignment,
     bias-corrected percentile interval (module doc)."""
     assignments, labels = np.asarray(assignments), np.asarray(labels)
-    rng = np.random.default_rng(seed)
+    rng = generator(seed)
     n = len(labels)
     point = float(weighted_v_measures(assignments, labels, np.ones((1, n)))[0])
-    replicates = weighted_v_measures(assignments, labels, bootstrap_weights(n, n_boot, rng))
+    replicates = weighted_v_measures(assignments, labels, multinomial_counts(n, n_boot, rng))
     bias = float(replicates.mean() - point)
     bias = 0.0 if abs(bias) < 1e-12 else bias  # rounding of a mean of equal replicates
     low, high = np.quantile(replicates, [CI_ALPHA / 2, 1 - CI_ALPHA / 2]) - bias

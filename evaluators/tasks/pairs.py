@@ -36,13 +36,13 @@ from dataset_scripts.core.schemas import ALL_TO_ALL, PREDEFINED
 from evaluators.data import Table
 from evaluators.metric_math import roc_auc, roc_summary
 from evaluators.metric_math.grid import fixed_sum, grid_cosines, grid_row_cosines
+from evaluators.metric_math.resampling import generator, index_draws, multinomial_counts
 from evaluators.results.items import make_items
 from evaluators.tasks.base import (
     CI_N_BOOT,
     DEFAULT_SEED,
     EmbeddingLookup,
     TaskEvaluator,
-    bootstrap_weights,
     ci_record,
     labelled_episode_groups,
     labelled_samples,
@@ -204,11 +204,11 @@ def predefined_pairs_ci(
     """``details["ci95"]`` of a predefined-pairs AUROC: resample the pairs (module doc)."""
     scores = np.asarray(scores)
     positive = np.asarray(labels).astype(bool)
-    rng = np.random.default_rng(seed)
+    rng = generator(seed)
     n = len(scores)
     replicates = np.full(n_boot, np.nan)
     for b in range(n_boot):
-        picks = rng.integers(0, n, size=n)
+        picks = index_draws(n, rng)
         drawn = positive[picks]
         if drawn.any() and not drawn.all():
             replicates[b] = roc_auc(scores[picks], drawn)
@@ -265,7 +265,7 @@ def all_pairs_ci(
 ) -> dict[str, Any]:
     """``details["ci95"]`` of an all-to-all AUROC: resample the texts (module doc).
     ``scores``/``same`` are :func:`all_pairs`' output (pairs i < j in row-major order)."""
-    rng = np.random.default_rng(seed)
+    rng = generator(seed)
     first, second = np.triu_indices(n_texts, k=1)
     selected = np.arange(len(scores))
     if len(scores) > max_pairs:
@@ -283,7 +283,7 @@ def all_pairs_ci(
     replicates = []
     for done in range(0, n_boot, CI_CHUNK):
         size = min(CI_CHUNK, n_boot - done)
-        weights = bootstrap_weights(n_texts, size, rng).T.astype(np.float32, order="C")
+        weights = multinomial_counts(n_texts, size, rng).T.astype(np.float32, order="C")
         pair_weights = weights[first] * weights[second]  # pairs x replicates
         replicates.append(weighted_pair_auc(sorted_scores, positive, pair_weights, starts))
     method = "percentile bootstrap over texts (weighted pairs of resampled texts, no self-pairs)"

@@ -43,13 +43,13 @@ import numpy as np
 from dataset_scripts.core.errors import DataError
 from dataset_scripts.core.schemas import PROBING, probing_features
 from evaluators.data import Table
+from evaluators.metric_math.resampling import generator, multinomial_counts
 from evaluators.results.items import make_items
 from evaluators.tasks.base import (
     CI_N_BOOT,
     DEFAULT_SEED,
     EmbeddingLookup,
     TaskEvaluator,
-    bootstrap_weights,
     ci_record,
 )
 from evaluators.tasks.facts import TASK_FACTS
@@ -155,11 +155,11 @@ def probing_ci(
 ) -> dict[str, Any]:
     """``details["ci95"]`` of the mean probing accuracy from each feature's per-test-text
     correctness (resample test texts per feature, mean over features)."""
-    rng = np.random.default_rng(seed)
+    rng = generator(seed)
     per_feature = []
     for hits in correct.values():
         hits = np.asarray(hits, dtype=np.float64)
-        per_feature.append(bootstrap_weights(len(hits), n_boot, rng) @ hits / len(hits))
+        per_feature.append(multinomial_counts(len(hits), n_boot, rng) @ hits / len(hits))
     replicates = np.mean(per_feature, axis=0)
     method = "percentile bootstrap over test texts per feature (fixed probes), mean over features"
     n_units = sum(len(hits) for hits in correct.values())

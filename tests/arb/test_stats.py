@@ -8,14 +8,9 @@ import numpy as np
 import pytest
 from scipy.stats import norm
 
-from evaluators.arb.stats import (
-    QUANTITIES,
-    block_estimate,
-    bootstrap,
-    bootstrap_mean,
-    resample_indices,
-)
+from evaluators.arb.stats import QUANTITIES, block_estimate, bootstrap
 from evaluators.metric_math import roc_auc, tpr_at_fpr
+from evaluators.metric_math.resampling import block_indices, block_mean_interval
 
 
 def _constructed() -> dict[str, np.ndarray]:
@@ -66,7 +61,7 @@ def _random_blocks(seed: int, ties: bool = True) -> dict[str, np.ndarray]:
 
 def test_vectorised_equals_metric_math_on_every_replicate() -> None:
     blocks = _random_blocks(1)
-    idx = resample_indices({b: a.shape[0] for b, a in blocks.items()}, 25, 7)
+    idx = block_indices({b: a.shape[0] for b, a in blocks.items()}, 25, 7)
     fast = bootstrap({"d": blocks}, indices=idx)["d"].replicates
     manual = []
     for r in range(25):
@@ -128,9 +123,9 @@ def test_ci_coverage_near_nominal() -> None:
     assert 0.87 <= hits_delta / reps <= 0.995
 
 
-def test_bootstrap_mean_macro_and_errors() -> None:
+def test_block_mean_interval_macro_and_errors() -> None:
     vals = {"a": np.array([1.0, 2.0, 3.0]), "b": np.array([10.0, 10.0])}
-    point, (lo, hi) = bootstrap_mean(vals, 500, 42)
+    point, (lo, hi) = block_mean_interval(vals, 500, 42)
     assert point == pytest.approx((2.0 + 10.0) / 2)
     assert 5.5 <= lo <= point <= hi <= 6.5
     with pytest.raises(ValueError, match="shape"):

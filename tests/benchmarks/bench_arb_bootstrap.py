@@ -29,7 +29,8 @@ sys.path.insert(0, str(REPO_ROOT))
 
 import numpy as np  # noqa: E402
 
-from evaluators.arb.stats import bootstrap, resample_indices  # noqa: E402
+from evaluators.arb.stats import bootstrap  # noqa: E402
+from evaluators.metric_math.resampling import block_indices  # noqa: E402
 
 DATASETS = ("xsum", "writingprompts", "openwebtext")
 GENERATORS = ("llama32_3b", "qwen25_7b", "mistral7b", "gemma2_9b")
@@ -71,7 +72,7 @@ def main() -> int:
         f"{args.resamples:,} resamples, seed {args.seed}"
     )
     t0 = time.perf_counter()
-    idx = resample_indices(sizes, args.resamples, args.seed)
+    idx = block_indices(sizes, args.resamples, args.seed)
     fast = bootstrap(scores, indices=idx)
     t_fast = time.perf_counter() - t0
     print(f"vectorised: {t_fast:.2f} s for all {args.resamples:,} resamples (incl. index draw)")

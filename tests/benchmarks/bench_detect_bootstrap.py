@@ -22,7 +22,11 @@ sys.path.insert(0, str(REPO_ROOT))
 
 import numpy as np  # noqa: E402
 
-from evaluators.detect.bootstrap import _indices, bootstrap_reference, replicates  # noqa: E402
+from evaluators.detect.bootstrap import (  # noqa: E402
+    bootstrap_reference,
+    replicates,
+    stratified_indices,
+)
 
 TARGET = 0.25
 
@@ -37,7 +41,7 @@ def main() -> int:
     s = np.r_[rng.normal(0, 1, half), rng.normal(1, 1, args.n - half)]
     y = np.r_[np.zeros(half, int), np.ones(args.n - half, int)]
     t0 = time.perf_counter()
-    idx_neg, idx_pos = _indices(half, args.n - half, args.resamples, 42)
+    idx_neg, idx_pos = stratified_indices(half, args.n - half, args.resamples, 42)
     auc, tpr = replicates(s[y == 0], s[y == 1], (0.01,), idx_neg, idx_pos)
     fast = time.perf_counter() - t0
     t0 = time.perf_counter()

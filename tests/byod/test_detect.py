@@ -88,9 +88,9 @@ def test_vectorised_bootstrap_equals_the_loop() -> None:
     rng = np.random.default_rng(0)
     s = np.round(np.r_[rng.normal(0, 1, 40), rng.normal(0.8, 1, 25)], 1)  # ties on purpose
     y = np.r_[np.zeros(40, int), np.ones(25, int)]
-    from evaluators.detect.bootstrap import _indices
+    from evaluators.detect.bootstrap import stratified_indices
 
-    idx_neg, idx_pos = _indices(40, 25, 300, 7)
+    idx_neg, idx_pos = stratified_indices(40, 25, 300, 7)
     auc, tpr = replicates(s[y == 0], s[y == 1], (0.01, 0.05, 0.2), idx_neg, idx_pos)
     ref_auc, ref_tpr = bootstrap_reference(s, y, (0.01, 0.05, 0.2), 300, 7)
     np.testing.assert_allclose(auc, ref_auc, atol=1e-12)
@@ -232,11 +232,11 @@ def test_split_by_keeps_groups_on_one_side(tmp_path: Path) -> None:
     seed=st.integers(0, 1000),
 )
 def test_bootstrap_engines_agree_on_any_tied_scores(neg, pos, fpr, seed) -> None:
-    from evaluators.detect.bootstrap import _indices, estimate
+    from evaluators.detect.bootstrap import estimate, stratified_indices
 
     s = np.asarray(neg + pos, float)
     y = np.r_[np.zeros(len(neg), int), np.ones(len(pos), int)]
-    idx_neg, idx_pos = _indices(len(neg), len(pos), 25, seed)
+    idx_neg, idx_pos = stratified_indices(len(neg), len(pos), 25, seed)
     auc, tpr = replicates(s[y == 0], s[y == 1], (fpr,), idx_neg, idx_pos)
     ref_auc, ref_tpr = bootstrap_reference(s, y, (fpr,), 25, seed)
     np.testing.assert_allclose(auc, ref_auc, atol=1e-12)

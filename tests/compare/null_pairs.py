@@ -168,11 +168,11 @@ def independent_p(a: Units, b: Units, test: dict[str, Any], n_boot: int, seed: i
         df = a.n - 1 if a.kind == "mean" else None
         return wald(test["difference"], _independent_variance(a, b) ** 0.5, df=df)["p_value"]
     if a.kind == "assignment":
-        from evaluators.tasks.base import bootstrap_weights
+        from evaluators.metric_math.resampling import multinomial_counts
         from evaluators.tasks.clustering import weighted_v_measures
 
         rng = np.random.default_rng(seed)
-        w = bootstrap_weights(a.n, n_boot, rng)
+        w = multinomial_counts(a.n, n_boot, rng)
         labels = a.arrays["labels"]
         d = weighted_v_measures(a.arrays["clusters"], labels, w) - weighted_v_measures(
             b.arrays["clusters"], labels, w

@@ -11,10 +11,10 @@ from click.testing import CliRunner
 from sklearn.metrics import roc_auc_score
 
 from dataset_scripts.core.errors import DataError
-from evaluators.arb.stats import resample_indices
 from evaluators.compare.detectors import compare_detectors, paired_detector_scores
 from evaluators.metric_math import tpr_at_fpr
 from evaluators.metric_math.intervals import percentile_interval
+from evaluators.metric_math.resampling import block_indices
 
 
 def _data(seed: int = 0, n_neg: int = 300, n_pos: int = 200):
@@ -30,7 +30,7 @@ def test_paired_bootstrap_equals_the_plain_loop() -> None:
     a, b, labels = _data()
     y = labels.astype(bool)
     rows = compare_detectors(a, b, labels, fprs=(0.01, 0.05), n_boot=300, seed=11)
-    drawn = resample_indices({"0-human": int((~y).sum()), "1-machine": int(y.sum())}, 300, 11)
+    drawn = block_indices({"0-human": int((~y).sum()), "1-machine": int(y.sum())}, 300, 11)
     neg_a, pos_a, neg_b, pos_b = a[~y], a[y], b[~y], b[y]
     yy = np.r_[np.zeros((~y).sum(), int), np.ones(y.sum(), int)]
     diffs = {"auroc": [], "tpr@0.01fpr": [], "tpr@0.05fpr": []}
