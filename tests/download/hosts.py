@@ -10,9 +10,12 @@ at test time from ``../shared/corpora`` in each host's real layout:
   ``ETag``), answering at the environment's ``HF_ENDPOINT``;
 * a mirror: ``/mirror/<host>/<path>`` for every file (plain HTTPS files included).
 
-Every GET honours ``Range`` (206). Faults per path: ``cut`` (close the connection after
-N bytes, once), ``trickle`` (one byte per 0.2 s), ``hang`` (never answer), ``status``
-(answer that HTTP status).
+Every GET honours ``Range`` (206; 416 from past the end). Faults per path: ``cut``
+(close the connection after N bytes, once), ``trickle`` (one byte per 0.2 s), ``hang``
+(never answer), ``status`` (answer that HTTP status), ``no-range`` (ignore ``Range``:
+200 and the whole file), ``chunked`` (HTTP/1.1 chunked encoding, no Content-Length; cut
+after N bytes once when N > 0). ``redirects`` answer a path with a status and a
+``Location``. A proxy's requests (an absolute URL) are served as their path.
 """
 
 from __future__ import annotations
@@ -91,6 +94,9 @@ class Hosts:
     hub: dict[str, dict[str, bytes]] = field(default_factory=dict)  # repo -> {path: bytes}
     faults: dict[str, tuple[str, int]] = field(default_factory=dict)  # path -> (kind, arg)
     log: list[tuple[str, str, str]] = field(default_factory=list)  # (method, path, range)
+    headers: list[dict[str, str]] = field(default_factory=list)  # of each request, in order
+    requested: list[str] = field(default_factory=list)  # request targets as sent
+    redirects: dict[str, tuple[int, str]] = field(default_factory=dict)  # path -> (status, to)
     members: dict[str, dict[str, bytes]] = field(default_factory=dict)  # site path -> files
     port: int = 0
 
@@ -146,6 +152,12 @@ class _Handler(BaseHTTPRequestHandler):
     def _answer(self, head: bool) -> None:
         path = unquote(urlsplit(self.path).path)
         self.hosts.log.append((self.command, path, self.headers.get("Range", "")))
+        self.hosts.headers.append(dict(self.headers.items()))
+        self.hosts.requested.append(self.path)
+        if path in self.hosts.redirects:
+            status, location = self.hosts.redirects[path]
+            self._send(status, b"", {"Location": location})
+            return
         fault, arg = self.hosts.faults.get(path, ("", 0))
         if fault == "hang":
             time.sleep(arg)
@@ -160,9 +172,15 @@ class _Handler(BaseHTTPRequestHandler):
         start = 0
         match = re.fullmatch(r"bytes=(\d+)-", self.headers.get("Range", ""))
         status = 200
-        if match and int(match.group(1)) < len(body):
+        if match and fault != "no-range":
+            if int(match.group(1)) >= len(body):
+                self._send(416, b"", {"Content-Range": f"bytes */{len(body)}"})
+                return
             start, status = int(match.group(1)), 206
         part = body[start:]
+        if fault == "chunked" and not head:
+            self._chunked(path, status, start, body, arg)
+            return
         self.send_response(status)
         self.send_header("Content-Length", str(len(part)))
         if status == 206:
@@ -191,6 +209,30 @@ class _Handler(BaseHTTPRequestHandler):
                 time.sleep(0.2)
             return
         self.wfile.write(part)
+
+    def _chunked(self, path: str, status: int, start: int, body: bytes, cut: int) -> None:
+        """``body[start:]`` in 64 KiB chunks of HTTP/1.1 chunked encoding; the connection
+        closed after ``cut`` bytes of it (once) when ``cut`` > 0."""
+        self.protocol_version = "HTTP/1.1"
+        self.send_response(status)
+        self.send_header("Transfer-Encoding", "chunked")
+        self.send_header("Connection", "close")
+        if status == 206:
+            self.send_header("Content-Range", f"bytes {start}-{len(body) - 1}/{len(body)}")
+        self.end_headers()
+        part = body[start:]
+        if cut:
+            self.hosts.faults[path] = ("chunked", 0)  # once
+            part = part[:cut]
+        for i in range(0, len(part), 65536):
+            piece = part[i : i + 65536]
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+        if cut:
+            self.wfile.flush()
+            self.connection.shutdown(2)
+            return
+        self.wfile.write(b"0\r\n\r\n")
+        self.close_connection = True
 
     def _send(self, status: int, body: bytes, extra: dict[str, str] | None = None) -> None:
         self.send_response(status)
