@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from evaluators.metric_math.intervals import DEFAULT_SEED
+from evaluators.metric_math.resampling import DEFAULT_SEED
 
 _OPTIONS: list[tuple[tuple[str, ...], dict[str, Any]]] = [
     (

@@ -26,7 +26,7 @@ from evaluators.dataset_commands import (
     no_progress_option,
 )
 from evaluators.dataset_commands import console as _console
-from evaluators.metric_math.intervals import DEFAULT_SEED
+from evaluators.metric_math.resampling import DEFAULT_SEED
 
 #: the benchmark families, in the order ``stylebench --help`` lists them
 FAMILIES = {

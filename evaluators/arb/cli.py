@@ -21,7 +21,7 @@ from evaluators.dataset_commands import (
     list_command,
     list_datasets,
 )
-from evaluators.metric_math.intervals import DEFAULT_SEED
+from evaluators.metric_math.resampling import DEFAULT_SEED
 
 
 @click.group("arb", cls=FamilyGroup)

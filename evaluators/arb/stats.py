@@ -51,8 +51,12 @@ import numpy as np
 
 from evaluators.metric_math import roc_auc, tpr_at_fpr
 from evaluators.metric_math.binary import max_false_positives
-from evaluators.metric_math.intervals import DEFAULT_SEED, percentile_interval
-from evaluators.metric_math.resampling import block_indices, multiplicities
+from evaluators.metric_math.resampling import (
+    DEFAULT_SEED,
+    block_indices,
+    multiplicities,
+    percentile_interval,
+)
 
 __all__ = [
     "COMPARISONS",

@@ -16,7 +16,7 @@ from evaluators.compare.benchmark import (
 )
 from evaluators.compare.records import read_records
 from evaluators.compare.units import N_BOOT
-from evaluators.metric_math.intervals import DEFAULT_SEED
+from evaluators.metric_math.resampling import DEFAULT_SEED
 
 Roots = Path | str | Sequence[Path | str]
 

@@ -41,9 +41,13 @@ from evaluators.compare.units import (
     paired_test,
     units_of,
 )
-from evaluators.metric_math.intervals import DEFAULT_SEED, percentile_interval
 from evaluators.metric_math.paired import holm, percentile_p_value, rank_intervals
-from evaluators.metric_math.resampling import generator, index_draws
+from evaluators.metric_math.resampling import (
+    DEFAULT_SEED,
+    generator,
+    index_draws,
+    percentile_interval,
+)
 
 ALPHA = 0.05
 Unit = tuple[str, str, str]  # (dataset id, task, metric), as steb_scores.scores.Unit

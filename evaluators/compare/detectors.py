@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 
 from dataset_scripts.core.errors import DataError, UnknownNameError
-from evaluators.metric_math.intervals import DEFAULT_SEED, percentile_interval
 from evaluators.metric_math.paired import percentile_p_value
+from evaluators.metric_math.resampling import DEFAULT_SEED, percentile_interval
 
 SCORE_PREFIX = "score:"
 METHOD = (

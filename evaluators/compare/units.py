@@ -40,7 +40,6 @@ from typing import Any
 import numpy as np
 
 from dataset_scripts.core.errors import DataError
-from evaluators.metric_math.intervals import DEFAULT_SEED
 from evaluators.metric_math.paired import (
     cluster_covariance,
     clustered_difference,
@@ -55,6 +54,7 @@ from evaluators.metric_math.paired import (
     wald,
 )
 from evaluators.metric_math.resampling import (
+    DEFAULT_SEED,
     generator,
     histogram_counts,
     index_draws,

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from evaluators.detect.run import DetectionRun
 
 from evaluators.dataset_commands import no_progress_option
-from evaluators.metric_math.intervals import DEFAULT_SEED
+from evaluators.metric_math.resampling import DEFAULT_SEED
 
 
 @click.group("detect")

@@ -1,8 +1,9 @@
-"""Bootstrap draws: how every bootstrap of stylebench resamples (task CIs, STEB
-aggregates, ``compare``, ARB's block bootstrap, detector reports, style discrimination).
+"""Bootstrap resampling: how every bootstrap of stylebench draws its resamples and
+states its interval (task CIs, STEB aggregates, ``compare``, ARB's block bootstrap,
+detector reports, style discrimination), with one default seed and level.
 
 * One generator per bootstrap: ``numpy.random.default_rng(seed)`` (:func:`generator`;
-  the seed defaults to :data:`~evaluators.metric_math.intervals.DEFAULT_SEED`).
+  the seed defaults to :data:`DEFAULT_SEED`, every CLI's ``--seed`` default).
 * A resample of ``n`` units is ``n`` unit indices drawn with replacement
   (:func:`index_draws`) or, equally distributed and cheaper when only sums are needed,
   their multiplicities: one multinomial draw over the units (:func:`multinomial_counts`)
@@ -12,9 +13,11 @@ aggregates, ``compare``, ARB's block bootstrap, detector reports, style discrimi
   one index matrix per block, drawn in sorted block order (:func:`block_indices`);
   :func:`block_mean_interval` is its percentile interval of a macro mean over blocks.
 
+* Intervals of the replicates: :func:`percentile_interval` (linear interpolation
+  between order statistics, numpy's default).
+
 The draws are made in the order and with the shapes listed here: a call draws exactly
 what the inline code it replaced drew (issue 43), so every number stays the same bits.
-Intervals of the replicates: :func:`~evaluators.metric_math.intervals.percentile_interval`.
 """
 
 from __future__ import annotations
@@ -23,9 +26,9 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from evaluators.metric_math.intervals import DEFAULT_LEVEL, DEFAULT_SEED, percentile_interval
-
 __all__ = [
+    "DEFAULT_LEVEL",
+    "DEFAULT_SEED",
     "block_indices",
     "block_mean_interval",
     "generator",
@@ -33,7 +36,23 @@ __all__ = [
     "index_draws",
     "multinomial_counts",
     "multiplicities",
+    "percentile_interval",
 ]
+
+DEFAULT_SEED = 42  # STEB's and ARB's seed; every bootstrap of stylebench defaults to it
+DEFAULT_LEVEL = 0.95
+
+
+def percentile_interval(
+    replicates: Sequence[float] | np.ndarray, level: float = DEFAULT_LEVEL, axis: int | None = None
+) -> np.ndarray:
+    """``[low, high]`` percentile interval of bootstrap ``replicates`` at ``level``
+    (linear interpolation between order statistics, numpy's default); along ``axis`` the
+    result has shape ``(2, ...)``."""
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"level must lie in (0, 1), got {level}")
+    tail = (1.0 - level) / 2.0
+    return np.quantile(np.asarray(replicates, dtype=float), [tail, 1.0 - tail], axis=axis)
 
 
 def generator(seed: int = DEFAULT_SEED) -> np.random.Generator:

@@ -32,8 +32,13 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from evaluators.metric_math.intervals import DEFAULT_SEED, percentile_interval
-from evaluators.metric_math.resampling import generator, histogram_counts, index_draws
+from evaluators.metric_math.resampling import (
+    DEFAULT_SEED,
+    generator,
+    histogram_counts,
+    index_draws,
+    percentile_interval,
+)
 from evaluators.steb_scores.scores import Unit, ViewScore, ViewSpec, evaluate_spec
 
 Units = Sequence[float] | tuple[Sequence[float], Sequence[int]]

@@ -19,8 +19,12 @@ import numpy as np
 
 from dataset_scripts.core.errors import StylebenchError
 from dataset_scripts.core.styledisc_schema import CONFIG, SETTINGS, validate_triplets
-from evaluators.metric_math.intervals import DEFAULT_SEED, percentile_interval
-from evaluators.metric_math.resampling import generator, index_draws
+from evaluators.metric_math.resampling import (
+    DEFAULT_SEED,
+    generator,
+    index_draws,
+    percentile_interval,
+)
 from evaluators.styledisc.ensembles import (
     STRATEGIES,
     Composition,

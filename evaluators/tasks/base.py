@@ -13,8 +13,12 @@ import numpy as np
 from dataset_scripts.core.errors import DataError
 from evaluators.data import Table
 from evaluators.metric_math.grid import fixed_sum
-from evaluators.metric_math.intervals import DEFAULT_SEED, percentile_interval
-from evaluators.metric_math.resampling import generator, histogram_counts
+from evaluators.metric_math.resampling import (
+    DEFAULT_SEED,
+    generator,
+    histogram_counts,
+    percentile_interval,
+)
 from evaluators.tasks.episodes import (
     ALL,
     DEFAULT_SAMPLING,

@@ -13,8 +13,7 @@ from sklearn.metrics import roc_auc_score
 from dataset_scripts.core.errors import DataError
 from evaluators.compare.detectors import compare_detectors, paired_detector_scores
 from evaluators.metric_math import tpr_at_fpr
-from evaluators.metric_math.intervals import percentile_interval
-from evaluators.metric_math.resampling import block_indices
+from evaluators.metric_math.resampling import block_indices, percentile_interval
 
 
 def _data(seed: int = 0, n_neg: int = 300, n_pos: int = 200):

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from evaluators.metric_math.intervals import DEFAULT_SEED, percentile_interval
 from evaluators.metric_math.resampling import (
+    DEFAULT_SEED,
     block_indices,
     block_mean_interval,
     generator,
@@ -19,6 +19,7 @@ from evaluators.metric_math.resampling import (
     index_draws,
     multinomial_counts,
     multiplicities,
+    percentile_interval,
 )
 
 
