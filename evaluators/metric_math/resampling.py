@@ -8,7 +8,9 @@ detector reports, style discrimination), with one default seed and level.
   (:func:`index_draws`) or, equally distributed and cheaper when only sums are needed,
   their multiplicities: one multinomial draw over the units (:func:`multinomial_counts`)
   or over the distinct values of a histogram (:func:`histogram_counts`);
-  :func:`multiplicities` turns index draws into counts.
+  :func:`multiplicities` turns index draws into counts. :func:`resampled_means` is the
+  bootstrap of a mean from a histogram, summed in grid.py's fixed order (a BLAS product's
+  last bits depend on the CPU kernel).
 * The block (stratified) bootstrap resamples rows *within* each block, never across:
   one index matrix per block, drawn in sorted block order (:func:`block_indices`);
   :func:`block_mean_interval` is its percentile interval of a macro mean over blocks.
@@ -26,6 +28,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from evaluators.metric_math.grid import fixed_sum
+
 __all__ = [
     "DEFAULT_LEVEL",
     "DEFAULT_SEED",
@@ -37,6 +41,7 @@ __all__ = [
     "multinomial_counts",
     "multiplicities",
     "percentile_interval",
+    "resampled_means",
 ]
 
 DEFAULT_SEED = 42  # STEB's and ARB's seed; every bootstrap of stylebench defaults to it
@@ -80,6 +85,16 @@ def histogram_counts(counts: np.ndarray, size: int, rng: np.random.Generator) ->
     probabilities ``counts / n``, at O(distinct values) per resample."""
     n = int(np.sum(counts))
     return rng.multinomial(n, np.asarray(counts) / n, size=size)
+
+
+def resampled_means(
+    values: np.ndarray, counts: np.ndarray, size: int, rng: np.random.Generator
+) -> np.ndarray:
+    """``size`` bootstrap means of the units tallied as ``counts`` of distinct ``values``
+    (:func:`histogram_counts`), each summed in :func:`~evaluators.metric_math.grid.fixed_sum`'s
+    order: the same bits on every CPU."""
+    n = int(np.sum(counts))
+    return fixed_sum(histogram_counts(counts, size, rng) * values, axis=1) / n
 
 
 def multiplicities(idx: np.ndarray, n: int) -> np.ndarray:

@@ -35,9 +35,9 @@ import numpy as np
 from evaluators.metric_math.resampling import (
     DEFAULT_SEED,
     generator,
-    histogram_counts,
     index_draws,
     percentile_interval,
+    resampled_means,
 )
 from evaluators.steb_scores.scores import Unit, ViewScore, ViewSpec, evaluate_spec
 
@@ -62,17 +62,6 @@ def as_histogram(units: Sequence[float] | tuple[Sequence[float], Sequence[int]])
     if values.size == 0 or counts.sum() == 0:
         raise ValueError("no units to bootstrap")
     return values, counts
-
-
-def resampled_means(
-    values: np.ndarray, counts: np.ndarray, size: int, rng: np.random.Generator
-) -> np.ndarray:
-    """``size`` bootstrap means of the units: drawing n units with replacement is drawing
-    multinomial counts over the distinct values, so this is the ordinary nonparametric
-    bootstrap of the mean at O(distinct values) per replicate."""
-    n = int(counts.sum())
-    draws = histogram_counts(counts, size, rng)
-    return draws @ values / n
 
 
 def dataset_ci(

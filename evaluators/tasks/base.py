@@ -12,12 +12,11 @@ import numpy as np
 
 from dataset_scripts.core.errors import DataError
 from evaluators.data import Table
-from evaluators.metric_math.grid import fixed_sum
 from evaluators.metric_math.resampling import (
     DEFAULT_SEED,
     generator,
-    histogram_counts,
     percentile_interval,
+    resampled_means,
 )
 from evaluators.tasks.episodes import (
     ALL,
@@ -316,7 +315,6 @@ def mean_ci(
     if values.size == 0:
         raise ValueError(f"{metric}: no units to bootstrap")
     distinct, counts = np.unique(values, return_counts=True)
-    draws = histogram_counts(counts, n_boot, generator(seed))
-    replicates = fixed_sum(draws * distinct, axis=1) / values.size  # not BLAS: same bits
+    replicates = resampled_means(distinct, counts, n_boot, generator(seed))
     method = f"percentile bootstrap over {unit} (mean of per-{unit[:-1]} values)"
     return ci_record(metric, replicates, unit, int(values.size), method, seed)

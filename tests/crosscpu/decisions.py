@@ -34,8 +34,13 @@ def _digest(array: Any) -> str:
 def _result_values(prefix: str, result: Any, out: dict[str, str]) -> None:
     for name, value in sorted(result.metrics.items()):
         out[f"{prefix}/{name}"] = _hex(value)
+    from evaluators.steb_scores.bootstrap import dataset_ci
+
     for name, hist in sorted(result.details.get("units", {}).items()):
         out[f"{prefix}/units/{name}"] = _digest(hist["values"] + hist["counts"])
+        # STEB's dataset CI from those units (bootstrap means summed in a fixed order)
+        low, high = dataset_ci((hist["values"], hist["counts"]))
+        out[f"{prefix}/units/{name}/ci95"] = f"{_hex(low)} {_hex(high)}"
     for label, entry in sorted(result.details.get("per_label", {}).items()):
         out[f"{prefix}/per_label/{label}/auc"] = _hex(entry["auc"])
 
