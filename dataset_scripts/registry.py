@@ -41,32 +41,33 @@ def declaring_modules() -> list[str]:
     return names
 
 
-@cache
-def _declared() -> tuple[DatasetSpec, ...]:
+def _collect(attribute: str, kind: type) -> tuple:
+    """Every builder module's ``attribute`` tuple (``DATASETS``, ``RAW_SOURCES``) joined,
+    each item checked to be a ``kind``."""
     import importlib
 
-    specs: list[DatasetSpec] = []
+    found: list = []
     for name in declaring_modules():
-        declared = getattr(importlib.import_module(name), "DATASETS", ())
-        for spec in declared:
-            if not isinstance(spec, DatasetSpec):
-                raise TypeError(f"{name}.DATASETS holds {type(spec).__name__}, not a DatasetSpec")
-        specs.extend(declared)
-    return tuple(specs)
+        declared = getattr(importlib.import_module(name), attribute, ())
+        for item in declared:
+            if not isinstance(item, kind):
+                raise TypeError(
+                    f"{name}.{attribute} holds {type(item).__name__}, not a {kind.__name__}"
+                )
+        found.extend(declared)
+    return tuple(found)
+
+
+@cache
+def declared_datasets() -> tuple[DatasetSpec, ...]:
+    """Every ``DATASETS`` declaration in module order (cached: the same tuple until
+    ``declared_datasets.cache_clear()``, so callers may key their own caches on it)."""
+    return _collect("DATASETS", DatasetSpec)
 
 
 @cache
 def _declared_sources() -> tuple[Source, ...]:
-    import importlib
-
-    sources: list[Source] = []
-    for name in declaring_modules():
-        declared = getattr(importlib.import_module(name), "RAW_SOURCES", ())
-        for source in declared:
-            if not isinstance(source, Source):
-                raise TypeError(f"{name}.RAW_SOURCES holds {type(source).__name__}, not a Source")
-        sources.extend(declared)
-    return tuple(sources)
+    return _collect("RAW_SOURCES", Source)
 
 
 def all_sources() -> dict[str, Source]:
@@ -102,7 +103,7 @@ def datasets_of(source: Source) -> list[DatasetSpec]:
 def all_datasets() -> dict[str, DatasetSpec]:
     """Every declared dataset by hub id (modules imported on the first call)."""
     merged: dict[str, DatasetSpec] = {}
-    for spec in _declared():
+    for spec in declared_datasets():
         if spec.hub_id in merged:
             raise ValueError(f"dataset {spec.hub_id!r} is declared twice")
         merged[spec.hub_id] = spec

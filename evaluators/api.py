@@ -25,8 +25,6 @@ vectors. It returns :class:`evaluators.tasks.TaskResult` records (``.to_dict()``
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -37,7 +35,7 @@ from dataset_scripts.core.errors import DataError
 from dataset_scripts.core.schemas import SCHEMAS, validate_rows
 from dataset_scripts.custom.build import BuildOptions, form_tables
 from dataset_scripts.custom.readers import Source, read_source
-from evaluators.data import DEFAULT_SPLIT, Table, available_configs, load_table
+from evaluators.data import DEFAULT_SPLIT, Table, available_configs, load_table, rows_fingerprint
 from evaluators.results.record import ResultRecord
 from evaluators.run_service import (
     RunConfig,
@@ -51,13 +49,6 @@ from evaluators.runner import RunRecord, TaskSpec, check_sampling
 from evaluators.tasks import DEFAULT_SEED, EVALUATORS, Sampling, TaskResult, check_tasks
 
 __all__ = ["Dataset", "evaluate"]
-
-
-def _fingerprint(rows: Sequence[dict[str, Any]]) -> str:
-    digest = hashlib.sha256()
-    for row in rows:
-        digest.update(json.dumps(row, sort_keys=True, default=str).encode())
-    return digest.hexdigest()[:16]
 
 
 @dataclass
@@ -169,7 +160,7 @@ class Dataset:
     def as_tables(self) -> list[Table]:
         """The rows as :class:`evaluators.data.Table` objects (one per config)."""
         return [
-            Table(self.name, self.name, config, DEFAULT_SPLIT, rows, _fingerprint(rows))
+            Table(self.name, self.name, config, DEFAULT_SPLIT, rows, rows_fingerprint(rows))
             for config, rows in self.tables.items()
         ]
 

@@ -339,9 +339,9 @@ _BUILT: list[tuple[object, dict[str, Benchmark]]] = []
 def benchmarks() -> dict[str, Benchmark]:
     """Every benchmark version by key (``STEB(v1)``), built on first call and again
     whenever the registry's declarations change (a test adding a builder module)."""
-    from dataset_scripts.registry import _declared
+    from dataset_scripts.registry import declared_datasets
 
-    declared = _declared()
+    declared = declared_datasets()
     if not _BUILT or _BUILT[0][0] is not declared:
         _BUILT[:] = [(declared, _build())]
     return _BUILT[0][1]

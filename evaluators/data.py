@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,16 @@ from dataset_scripts.core.schemas import SCHEMAS, validate_rows
 from dataset_scripts.core.spec import folder_name
 
 DEFAULT_SPLIT = "test"
+
+
+def rows_fingerprint(rows: Any) -> str:
+    """The content fingerprint of rows held in memory (16 hex digits of the SHA-256 of
+    each row as sorted-key JSON, in order): a dataset given as rows is identified by it
+    in the cache and in result records, as a folder is by its files."""
+    digest = hashlib.sha256()
+    for row in rows:
+        digest.update(json.dumps(row, sort_keys=True, default=str).encode())
+    return digest.hexdigest()[:16]
 
 
 @dataclass(frozen=True)

@@ -110,8 +110,11 @@ def nano_tables(built_root: str | Path, *, missing_ok: bool = False) -> dict[str
     builds under ``built_root`` (nothing is written); ``missing_ok``: those whose source
     is built (:func:`source_refs`)."""
     from dataset_scripts.core.spec import folder_name
-    from evaluators.api import _fingerprint  # the fingerprint of rows held in memory
-    from evaluators.data import config_schemas, load_table
+    from evaluators.data import (
+        config_schemas,
+        load_table,
+        rows_fingerprint,  # the fingerprint of rows held in memory
+    )
 
     refs = source_refs(Path(built_root), missing_ok=missing_ok)
     out: dict[str, Table] = {}
@@ -124,7 +127,7 @@ def nano_tables(built_root: str | Path, *, missing_ok: bool = False) -> dict[str
         rows = sample_rows(full.rows, schema, cap)
         ident = nano_id(source)
         out[ident] = Table(
-            ident, folder_name(ident), schema, DEFAULT_SPLIT, rows, _fingerprint(rows),
+            ident, folder_name(ident), schema, DEFAULT_SPLIT, rows, rows_fingerprint(rows),
             schema, ident, ident,
         )  # fmt: skip
     return out

@@ -129,12 +129,12 @@ def one_new_module(tmp_path: Path):
     folder.mkdir()
     (folder / "zz_new_dataset.py").write_text(NEW_MODULE, encoding="utf-8")
     dataset_scripts.steb.__path__.append(str(folder))
-    registry._declared.cache_clear()
+    registry.declared_datasets.cache_clear()
     steb_results.catalogue.cache_clear()
     yield
     dataset_scripts.steb.__path__.remove(str(folder))
     sys.modules.pop("dataset_scripts.steb.zz_new_dataset", None)
-    registry._declared.cache_clear()
+    registry.declared_datasets.cache_clear()
     steb_results.catalogue.cache_clear()
 
 
