@@ -36,7 +36,7 @@ from dataset_scripts.core.schemas import SCHEMAS, validate_rows
 from dataset_scripts.custom.build import BuildOptions, form_tables
 from dataset_scripts.custom.readers import Source, read_source
 from evaluators.data import DEFAULT_SPLIT, Table, available_configs, load_table, rows_fingerprint
-from evaluators.results.record import ResultRecord
+from evaluators.records.record import ResultRecord
 from evaluators.run_service import (
     RunConfig,
     load_encoder,
@@ -233,7 +233,7 @@ def run(
     submetrics: dict[str, list[str]] | None = None,
 ) -> list[ResultRecord]:
     """As :func:`evaluate`, returning the typed result records
-    (:class:`evaluators.results.record.ResultRecord`, what ``stylebench run`` writes; also
+    (:class:`evaluators.records.record.ResultRecord`, what ``stylebench run`` writes; also
     written under ``out`` when given): the same records as the CLI for the same run."""
     config = _config(tasks, seed, cache_dir, progress, episode_size, per_class, submetrics, out)
     model, name = load_encoder(encoder, config)

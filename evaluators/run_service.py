@@ -2,7 +2,7 @@
 Python API (:mod:`evaluators.api`), the demo, a Ray worker and the Space — plans its
 tasks, prepares its encoder and runs it through the functions here, so that they check
 the same things, fit the same way and write the same result records
-(:mod:`evaluators.results.record`).
+(:mod:`evaluators.records.record`).
 
 * :class:`RunConfig` (:mod:`evaluators.run_config`): every setting of a run (seed,
   protocol, episodes, sub-metrics, chunking, batch size, devices, backend, precision,

@@ -28,8 +28,8 @@ from evaluators.encoders.base import (
     embed_episodes,
     encoder_identity,
 )
-from evaluators.results.ids import slug
-from evaluators.results.record import ResultRecord
+from evaluators.records.paths import run_relpath
+from evaluators.records.record import ResultRecord
 from evaluators.run_config import RunConfig
 from evaluators.tasks import (
     EVALUATORS,
@@ -380,11 +380,11 @@ class Runner:
     def result_path(self, dataset: str, task_type: str) -> Path | None:
         if self.out_dir is None:
             return None
-        return self.out_dir / slug(self.model_name) / slug(dataset) / f"{task_type}.json"
+        return self.out_dir / run_relpath(self.model_name, dataset, task_type)
 
     def _finished(self, task_type: str, table: Table) -> RunRecord | None:
         """The stored record of this task when it matches model, seed and data."""
-        from evaluators.results.record import load_record
+        from evaluators.records.record import load_record
 
         path = self.result_path(table.name, task_type)
         if path is None or not path.is_file():
@@ -444,9 +444,9 @@ class Runner:
         return wanted == have
 
     def result_record(self, record: RunRecord) -> ResultRecord:
-        """The typed result record of one evaluated task (:mod:`evaluators.results.record`)."""
-        from evaluators.results.ids import result_dataset_id
-        from evaluators.results.record import (
+        """The typed result record of one evaluated task (:mod:`evaluators.records.record`)."""
+        from evaluators.records.ids import result_dataset_id
+        from evaluators.records.record import (
             DatasetInfo,
             ModelInfo,
             ResultRecord,
@@ -526,7 +526,7 @@ class Runner:
     def _write(self, record: RunRecord) -> Path | None:
         if self.out_dir is None:
             return None
-        from evaluators.results.record import write_record
+        from evaluators.records.record import write_record
 
         result = record.result
         path = self.result_path(result.dataset, result.task_type)

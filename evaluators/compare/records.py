@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dataset_scripts.core.errors import StylebenchError, UnknownNameError
-from evaluators.results.record import ResultRecord, load_record
+from evaluators.records.record import ResultRecord, load_record
 
 Key = tuple[str, str]  # (dataset id, task)
 Entry = tuple[Path, ResultRecord]

@@ -2,7 +2,7 @@
 them, and joint bootstrap replicates of K models on shared resamples.
 
 Every result record keeps its per-unit data (``record.items``,
-:mod:`evaluators.results.items`) in the dataset's unit order, the same for every model
+:mod:`evaluators.records.items`) in the dataset's unit order, the same for every model
 on the same rows, so two records of the same dataset and task are paired unit by unit.
 :func:`check_paired` refuses records whose rows (fingerprint), run settings (protocol,
 sampling) or units differ.
@@ -61,7 +61,7 @@ from evaluators.metric_math.resampling import (
     multinomial_counts,
     multiplicities,
 )
-from evaluators.results.record import ResultRecord
+from evaluators.records.record import ResultRecord
 from evaluators.tasks.facts import TASK_FACTS
 
 N_BOOT = 1000  # resamples of a clustering test and of every unit-level replicate bank
@@ -112,7 +112,7 @@ class Units:
 def units_of(record: ResultRecord, source: str | Path, metric: str | None = None) -> Units:
     """The per-unit data of ``record`` for ``metric`` (default: its main score); DataError
     naming the file when the record keeps none."""
-    from evaluators.results.items import arrays_of
+    from evaluators.records.items import arrays_of
 
     source = str(source)
     items = record.items
@@ -210,7 +210,7 @@ class ScoreMismatchError(DataError):
 
 
 def _check_main_score(record: ResultRecord, items: dict, source: str) -> None:
-    from evaluators.results.items import rederive
+    from evaluators.records.items import rederive
 
     try:
         derived = rederive(items, record.main_score_name)

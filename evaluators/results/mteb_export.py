@@ -40,17 +40,11 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError
-from evaluators.results.ids import path_segment
-from evaluators.results.languages import dataset_languages
-from evaluators.results.record import ResultRecord
-from evaluators.results.repository import (
-    MODEL_META,
-    NO_REVISION,
-    RESULTS_DIR,
-    dataset_folder,
-    inside,
-    iter_model_folders,
-)
+from evaluators.records.ids import path_segment
+from evaluators.records.languages import dataset_languages
+from evaluators.records.paths import NO_REVISION, RESULTS_DIR, dataset_folder
+from evaluators.records.record import ResultRecord
+from evaluators.results.repository import MODEL_META, inside, iter_model_folders
 
 MTEB_RUN_SETTINGS = "run_settings.jsonl"
 DEFAULT_SPLIT = "test"

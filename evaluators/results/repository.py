@@ -8,10 +8,10 @@ Layout (as MTEB's results repository, one folder per model and revision)::
     results/<org>__<model>/<revision>/<dataset slug>/<task>.json
 
 * ``<org>__<model>`` is the model's public name with every run of characters outside
-  ``[A-Za-z0-9._-]`` as ``__`` (the run folders' rule, :func:`evaluators.results.ids.slug`);
+  ``[A-Za-z0-9._-]`` as ``__`` (the run folders' rule, :func:`evaluators.records.ids.slug`);
   ``<revision>`` is the model revision, or ``no_revision_available``;
 * ``<dataset slug>`` the same rule over the record's dataset id (``steb/pastel_age`` ->
-  ``steb__pastel_age``), ``<task>.json`` one :class:`~evaluators.results.record.ResultRecord`
+  ``steb__pastel_age``), ``<task>.json`` one :class:`~evaluators.records.record.ResultRecord`
   (always schema version 2 in the repository: ``add`` migrates version-1 files);
 * ``model_meta.json`` (:data:`META_KEYS`, MTEB's ``ModelMeta`` field names where they mean
   the same thing): ``name`` (public name), ``revision``, ``run_name`` (the model name the
@@ -26,7 +26,7 @@ Layout (as MTEB's results repository, one folder per model and revision)::
   each record's ``run`` block (:data:`RUN_KEYS`), which must agree with this file.
 
 Every folder and file name comes from a record or ``--model-meta`` through one rule
-(:func:`evaluators.results.ids.path_segment`: no ``.``/``..``, separators, NUL, control
+(:func:`evaluators.records.ids.path_segment`: no ``.``/``..``, separators, NUL, control
 characters, leading dots or over-long names), and each path is checked to lie inside the
 repository, with no symbolic link on the way, before anything is written
 (:func:`inside`). A repository holds no symbolic links (:func:`repository_links`).
@@ -53,8 +53,14 @@ from typing import Any
 
 from dataset_scripts.core.dataset_ids import is_hub_repo_id
 from dataset_scripts.core.errors import DataError, StylebenchError
-from evaluators.results.ids import path_segment, slug
-from evaluators.results.record import (
+from evaluators.records.ids import slug
+from evaluators.records.paths import (
+    RESULTS_DIR,
+    model_folder,
+    record_relpath,
+    revision_folder,
+)
+from evaluators.records.record import (
     ResultRecord,
     is_sidecar_ref,
     load_record,
@@ -63,10 +69,8 @@ from evaluators.results.record import (
     write_record,
 )
 
-RESULTS_DIR = "results"
 MODEL_META = "model_meta.json"
 RUN_SETTINGS = "run_settings.json"
-NO_REVISION = "no_revision_available"
 META_KEYS = (
     "name",
     "revision",
@@ -90,43 +94,6 @@ SIMILARITY_FUNCTIONS = ("cosine", "dot", "euclidean", "manhattan", "MaxSim", "cu
 SETTINGS_KEYS = ("benchmark", "benchmark_version", "stylebench_version", "protocol", "seed")
 RUN_KEYS = ("protocol", "seed", "sampling", "submetrics")  # each record's ``run`` block
 SHARED_RUN_KEYS = ("protocol", "seed")  # the ones run_settings.json holds for all
-
-
-def model_folder(name: Any) -> str:
-    """The folder of a model's public name (its slug, through the path-segment rule)."""
-    if not isinstance(name, str):
-        raise DataError(f"model name {name!r} is not a string")
-    return path_segment(slug(name), f"model folder of {name!r}:")
-
-
-def revision_folder(revision: str | None) -> str:
-    if not revision:
-        return NO_REVISION
-    if not isinstance(revision, str):
-        raise DataError(f"model revision {revision!r} is not a string")
-    return path_segment(slug(revision), f"revision folder of {revision!r}:")
-
-
-def dataset_folder(dataset_id: str) -> str:
-    return path_segment(slug(dataset_id), f"dataset folder of {dataset_id!r}:")
-
-
-def task_file(task: str) -> str:
-    return path_segment(task, "task") + ".json"
-
-
-def record_relpath(meta: Mapping[str, Any], record: ResultRecord) -> str:
-    """``results/<model>/<revision>/<dataset>/<task>.json`` of a record, POSIX style;
-    DataError when a name is not a safe path segment."""
-    return "/".join(
-        (
-            RESULTS_DIR,
-            model_folder(meta["name"]),
-            revision_folder(meta.get("revision")),
-            dataset_folder(record.dataset_id),
-            task_file(record.task),
-        )
-    )
 
 
 def inside(root: Path, rel: str) -> Path:
@@ -280,7 +247,7 @@ def training_data(value: Any) -> list[str] | None:
 def read_json(path: Path) -> Any:
     """A JSON file of a repository or run folder; DataError naming the file when it does
     not read, nests too deep or is over the record-file budget."""
-    from evaluators.results.items import RECORD_FILE_BYTES
+    from evaluators.records.items import RECORD_FILE_BYTES
 
     try:
         size = Path(path).stat().st_size

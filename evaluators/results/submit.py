@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import StylebenchError
-from evaluators.results.repository import RESULTS_DIR, RepoTarget, git
+from evaluators.records.paths import RESULTS_DIR
+from evaluators.results.repository import RepoTarget, git
 from evaluators.results.validate import ValidationReport, validate_repository
 
 

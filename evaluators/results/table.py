@@ -32,7 +32,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from evaluators.results.repository import iter_model_folders, revision_folder
+from evaluators.records.paths import revision_folder
+from evaluators.results.repository import iter_model_folders
 
 if TYPE_CHECKING:
     import pandas as pd

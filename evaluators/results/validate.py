@@ -5,10 +5,10 @@ Each problem is a :class:`Finding` naming the file and the reason. Refusals:
 
 * **no symbolic link** anywhere under ``results/`` (each is named; none is followed);
 * **safe names**: every model, revision and dataset folder and every task file name passes
-  the one path-segment rule (:func:`evaluators.results.ids.path_segment`), and so do the
+  the one path-segment rule (:func:`evaluators.records.ids.path_segment`), and so do the
   names a record or ``model_meta.json`` would give them;
-* **budgets** (:mod:`evaluators.results.items`): a record file over
-  :data:`~evaluators.results.items.RECORD_FILE_BYTES`, items declaring more than the
+* **budgets** (:mod:`evaluators.records.items`): a record file over
+  :data:`~evaluators.records.items.RECORD_FILE_BYTES`, items declaring more than the
   per-record or the per-submission inflate budget (all new and changed records together:
   those the base does not hold byte for byte), or a stream inflating past its declared
   size is refused before it is inflated;
@@ -62,14 +62,15 @@ from pathlib import Path
 from typing import Any
 
 from dataset_scripts.core.errors import DataError, UnknownNameError
-from evaluators.results.ids import segment_problem
-from evaluators.results.items import (
+from evaluators.records.ids import segment_problem
+from evaluators.records.items import (
     RECORD_FILE_BYTES,
     RECORD_INFLATE_BYTES,
     SUBMISSION_INFLATE_BYTES,
     items_bytes,
 )
-from evaluators.results.record import (
+from evaluators.records.paths import RESULTS_DIR, dataset_folder, model_folder, revision_folder
+from evaluators.records.record import (
     SCHEMA_VERSION,
     SIDECAR_SUFFIX,
     ResultRecord,
@@ -78,18 +79,14 @@ from evaluators.results.record import (
 )
 from evaluators.results.repository import (
     MODEL_META,
-    RESULTS_DIR,
     RUN_KEYS,
     RUN_SETTINGS,
     SETTINGS_KEYS,
     SHARED_RUN_KEYS,
-    dataset_folder,
     meta_problems,
     migrate_meta,
-    model_folder,
     read_json,
     repository_links,
-    revision_folder,
     training_data,
 )
 

@@ -30,7 +30,7 @@ from typing import Any
 
 import yaml
 
-from evaluators.results.record import LOCAL_REVISION_PREFIX
+from evaluators.records.record import LOCAL_REVISION_PREFIX
 from evaluators.steb_scores.results import Score
 from evaluators.steb_scores.summary import ModelSummary
 from evaluators.tasks.facts import hub_type

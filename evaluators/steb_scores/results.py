@@ -2,7 +2,7 @@
 flat :class:`Score` records keyed by STEB hub id, and look up catalogue metadata.
 
 The dataset of a result is the id its record holds (``dataset.id``, resolved once when
-the run wrote it, or when a version-1 file is migrated: :mod:`evaluators.results.ids`).
+the run wrote it, or when a version-1 file is migrated: :mod:`evaluators.records.ids`).
 """
 
 from __future__ import annotations
@@ -91,15 +91,15 @@ def _cis(details: Any) -> tuple[dict[str, tuple[float, float]], int]:
 
 
 def read_result(path: Path) -> Score:
-    """One result file (any record version, :mod:`evaluators.results.record`); DataError
+    """One result file (any record version, :mod:`evaluators.records.record`); DataError
     naming the file and the missing field otherwise."""
-    from evaluators.results.record import load_record
+    from evaluators.records.record import load_record
 
     return score_of(load_record(path), path)
 
 
 def score_of(record: Any, path: Path | None = None) -> Score:
-    """The :class:`Score` view of a :class:`~evaluators.results.record.ResultRecord`."""
+    """The :class:`Score` view of a :class:`~evaluators.records.record.ResultRecord`."""
     cis, ci_units = _cis(record.details)
     return Score(
         model=record.model.name,

@@ -129,7 +129,7 @@ class TaskResult:
     counts: dict[str, int]
     seed: int
     details: dict[str, Any] = field(default_factory=dict)
-    # per-unit data for the result record (evaluators.results.items); None: not kept
+    # per-unit data for the result record (evaluators.records.items); None: not kept
     items: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:

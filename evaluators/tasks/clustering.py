@@ -32,7 +32,7 @@ from evaluators.data import Table
 from evaluators.metric_math import v_measure
 from evaluators.metric_math.kmeans import REFERENCE_SKLEARN, minibatch_kmeans_171
 from evaluators.metric_math.resampling import generator, multinomial_counts
-from evaluators.results.items import make_items
+from evaluators.records.items import make_items
 from evaluators.tasks.base import (
     CI_ALPHA,
     CI_N_BOOT,

@@ -55,7 +55,7 @@ from evaluators.metric_math.grid import (
     grid_cosines,
     unit_vectors,
 )
-from evaluators.results.items import make_items
+from evaluators.records.items import make_items
 from evaluators.tasks.base import (
     EmbeddingLookup,
     TaskEvaluator,

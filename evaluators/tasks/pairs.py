@@ -37,7 +37,7 @@ from evaluators.data import Table
 from evaluators.metric_math import roc_auc, roc_summary
 from evaluators.metric_math.grid import fixed_sum, grid_cosines, grid_row_cosines
 from evaluators.metric_math.resampling import generator, index_draws, multinomial_counts
-from evaluators.results.items import make_items
+from evaluators.records.items import make_items
 from evaluators.tasks.base import (
     CI_N_BOOT,
     DEFAULT_SEED,
@@ -177,7 +177,7 @@ def all_pairs_influence_ci(scores: np.ndarray, same: np.ndarray, n_texts: int) -
 
 def text_auc_items(scores: np.ndarray, same: np.ndarray, n_texts: int) -> dict[str, Any]:
     """Per-text units of an all-to-all AUROC for the result record
-    (:mod:`evaluators.results.items`, kind ``text_auc``): each text's sum of the
+    (:mod:`evaluators.records.items`, kind ``text_auc``): each text's sum of the
     placement values of its positive pairs (their total over texts is twice the AUROC's
     numerator) and its influence ``psi`` (as in :func:`all_pairs_influence_ci`)."""
     placement, positive, auc = placement_values(scores, same)

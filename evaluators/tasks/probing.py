@@ -44,7 +44,7 @@ from dataset_scripts.core.errors import DataError
 from dataset_scripts.core.schemas import PROBING, probing_features
 from evaluators.data import Table
 from evaluators.metric_math.resampling import generator, multinomial_counts
-from evaluators.results.items import make_items
+from evaluators.records.items import make_items
 from evaluators.tasks.base import (
     CI_N_BOOT,
     DEFAULT_SEED,

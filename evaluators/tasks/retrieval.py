@@ -25,7 +25,7 @@ from dataset_scripts.core.schemas import RETRIEVAL
 from evaluators.data import Table
 from evaluators.metric_math.grid import fixed_mean, grid_cosines
 from evaluators.metric_math.retrieval import all_match_scores
-from evaluators.results.items import MAX_ITEMS, make_items
+from evaluators.records.items import MAX_ITEMS, make_items
 from evaluators.tasks.base import (
     EmbeddingLookup,
     TaskEvaluator,

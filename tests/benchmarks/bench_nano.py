@@ -84,7 +84,7 @@ def main() -> None:
 
 
 def _scores(folder: Path) -> dict[str, dict[tuple[str, str], float]]:
-    from evaluators.results.record import load_record
+    from evaluators.records.record import load_record
 
     out: dict[str, dict[tuple[str, str], float]] = {}
     for path in sorted(folder.rglob("*.json")):

@@ -1,5 +1,5 @@
 """Result records built from simulated per-unit data with the tasks' own item writers
-(evaluators.tasks.pairs, evaluators.results.items), for the comparison tests."""
+(evaluators.tasks.pairs, evaluators.records.items), for the comparison tests."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import numpy as np
 
 from evaluators.compare.units import Units, units_of
 from evaluators.metric_math import roc_auc, v_measure
-from evaluators.results.items import make_items
-from evaluators.results.record import DatasetInfo, ModelInfo, ResultRecord, write_record
+from evaluators.records.items import make_items
+from evaluators.records.record import DatasetInfo, ModelInfo, ResultRecord, write_record
 from evaluators.tasks.facts import TASK_FACTS
 from evaluators.tasks.pairs import all_pairs, all_pairs_influence_ci, delong_ci, text_auc_items
 

@@ -23,8 +23,8 @@ from evaluators.metric_math.paired import (
     node_jackknife_aucs,
     node_jackknife_means,
 )
-from evaluators.results.items import make_items
-from evaluators.results.record import load_record
+from evaluators.records.items import make_items
+from evaluators.records.record import load_record
 from tests.compare import helpers as h
 
 # ------------------------------------------------------------------ the formulas

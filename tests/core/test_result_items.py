@@ -1,4 +1,4 @@
-"""Per-item data of the result record (evaluators.results.items) and its writer: arrays
+"""Per-item data of the result record (evaluators.records.items) and its writer: arrays
 survive encoding exactly, every kind re-derives its main score as scikit-learn computes
 it, and concurrent writers of one result never collide (issue 26, item 10)."""
 
@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from evaluators.results.items import decode_array, encode_array, make_items, rederive
-from evaluators.results.record import (
+from evaluators.records.items import decode_array, encode_array, make_items, rederive
+from evaluators.records.record import (
     DatasetInfo,
     ModelInfo,
     ResultRecord,
@@ -92,7 +92,7 @@ def test_text_auc_items_rederive_the_all_pairs_auroc() -> None:
 
 
 def test_budget_omits_items() -> None:
-    import evaluators.results.items as items
+    import evaluators.records.items as items
 
     old, items.MAX_ITEMS = items.MAX_ITEMS, 10
     try:

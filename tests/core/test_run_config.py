@@ -212,7 +212,7 @@ def test_records_store_the_encode_batch_size_not_the_commit_size(
     folder: Path, tmp_path: Path
 ) -> None:
     from evaluators import run_service
-    from evaluators.results.record import load_record
+    from evaluators.records.record import load_record
 
     encoder = _Batched()
     config = RunConfig(out_dir=tmp_path / "out", progress=False, commit_every=16)

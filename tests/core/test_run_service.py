@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluators.results.record import SCHEMA_VERSION, ResultRecord, load_record
+from evaluators.records.record import SCHEMA_VERSION, ResultRecord, load_record
 from evaluators.run_service import RunConfig, plan
 
 pytestmark = pytest.mark.slow  # the demo run behind every test here takes ~25 s
@@ -92,7 +92,7 @@ def test_record_round_trip_and_rederivation(demo: tuple[Path, dict[str, str]]) -
 def test_tampered_items_do_not_rederive(demo: tuple[Path, dict[str, str]]) -> None:
     import json
 
-    from evaluators.results.items import decode_array, encode_array
+    from evaluators.records.items import decode_array, encode_array
 
     _, from_demo = demo
     payload = json.loads(from_demo["retrieval"])

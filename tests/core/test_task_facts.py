@@ -167,7 +167,7 @@ def test_the_side_tables_are_gone():
         assert not hasattr(module, name), f"{module.__name__}.{name} is back"
 
 
-# how each task's result items are stored (evaluators.results.items: kind, unit)
+# how each task's result items are stored (evaluators.records.items: kind, unit)
 ITEMS = {
     "clustering": ("assignment", "texts"),
     "all_to_all_pairs": ("text_auc", "texts"),

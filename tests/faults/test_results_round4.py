@@ -33,14 +33,14 @@ from sklearn.metrics import roc_auc_score
 
 from dataset_scripts.core.errors import DataError, StylebenchError
 from evaluators.cli import cli
-from evaluators.results.ids import MAX_SEGMENT_BYTES, path_segment, segment_problem
-from evaluators.results.items import (
+from evaluators.records.ids import MAX_SEGMENT_BYTES, path_segment, segment_problem
+from evaluators.records.items import (
     RECORD_INFLATE_BYTES,
     SUBMISSION_INFLATE_BYTES,
     encode_array,
     make_items,
 )
-from evaluators.results.record import (
+from evaluators.records.record import (
     DatasetInfo,
     ModelInfo,
     ResultRecord,
@@ -401,7 +401,7 @@ def test_an_inflate_bomb_is_refused_fast_and_small(good: Path, bomb: str, declar
 
 
 def test_a_stream_is_inflated_only_to_its_declared_size() -> None:
-    from evaluators.results.items import inflate
+    from evaluators.records.items import inflate
 
     stream = _bomb_stream()
     tracemalloc.start()
@@ -452,8 +452,8 @@ def test_the_spaces_caps_and_the_inflate_budget_agree(
     same per-submission inflate budget."""
     from stylebench_space import submissions_tab
 
-    from evaluators.results import items
-    from evaluators.results.items import RECORD_FILE_BYTES
+    from evaluators.records import items
+    from evaluators.records.items import RECORD_FILE_BYTES
     from tests.space.submissions import zip_folder
 
     assert submissions_tab.record_file_budget() == RECORD_FILE_BYTES
@@ -826,7 +826,7 @@ _JSON = st.recursive(
     ),
 )  # fmt: skip
 def test_any_items_block_rederives_or_says_why(kind: str, arrays: dict) -> None:
-    from evaluators.results.items import rederive
+    from evaluators.records.items import rederive
 
     try:
         value = rederive({"kind": kind, "arrays": arrays}, "auc")

@@ -99,7 +99,7 @@ def test_credentials_in_a_served_url_are_sent_and_never_written(tmp_path) -> Non
     assert not _leaks(run_root, secrets)
     records = list((run_root / "out").rglob("*.json"))
     assert len(records) == 2
-    from evaluators.results.record import load_record
+    from evaluators.records.record import load_record
 
     name = load_record(records[0]).model.name
     assert name == f"openai-embeddings:m@http://***@{host}/v1?api_key=***&api-version=3"

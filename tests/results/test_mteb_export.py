@@ -91,7 +91,7 @@ def test_old_model_meta_names_are_migrated_on_read(repo: Path, tmp_path: Path) -
 
 def test_every_registry_language_has_its_mteb_form() -> None:
     from dataset_scripts.registry import all_datasets
-    from evaluators.results.languages import mteb_language
+    from evaluators.records.languages import mteb_language
 
     codes = {c for spec in all_datasets().values() for c in spec.language}
     assert {mteb_language(c) for c in codes} >= {"eng-Latn", "ell-Grek"}

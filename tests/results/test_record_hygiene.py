@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from evaluators.encoders.function_words import FunctionWordEncoder
-from evaluators.results.record import DatasetInfo, ResultRecord
+from evaluators.records.record import DatasetInfo, ResultRecord
 from evaluators.tasks import Sampling, get_evaluator
 from evaluators.tasks.base import EmbeddingLookup
 from evaluators.tasks.episodes import ENCODER_POOLING, MEAN_POOLING, form_episodes

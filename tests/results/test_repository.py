@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from sklearn.metrics import roc_auc_score
 
 from evaluators.cli import cli
-from evaluators.results.items import arrays_of
+from evaluators.records.items import arrays_of
 from evaluators.results.repository import RepoTarget, add_run, open_repo, resolve_repo
 from evaluators.results.table import COLUMNS, benchmark_scores, results_table
 from evaluators.results.validate import validate_repository

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 # what differs between two runs of the same work (``evaluation_time``: encode +
-# evaluation seconds, evaluators/results/record.py)
+# evaluation seconds, evaluators/records/record.py)
 VOLATILE = ("timings", "evaluation_time", "created_at")
 
 

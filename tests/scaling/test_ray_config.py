@@ -60,7 +60,7 @@ def _run(argv: list[str]) -> None:
 
 def _stable(root: Path) -> dict[str, str]:
     """Each record of a run folder as the record compares runs (no timings, hardware)."""
-    from evaluators.results.record import load_record
+    from evaluators.records.record import load_record
 
     return {str(p.relative_to(root)): load_record(p).stable_json() for p in root.rglob("*.json")}
 

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from dataset_scripts.core.errors import DataError
 from dataset_scripts.steb.catalog import steb_datasets
 from evaluators.cli import cli, main
-from evaluators.results.ids import legacy_dataset_id as hub_id_for
+from evaluators.records.ids import legacy_dataset_id as hub_id_for
 from evaluators.steb_scores.benchmarks import (
     BENCHMARKS,
     benchmark_datasets,

@@ -130,7 +130,7 @@ def test_nano_run_equals_evaluator_and_pushes(nano_sources: Path, tmp_path: Path
     from dataset_scripts.registry import all_datasets
     from evaluators.cli import cli
     from evaluators.nano import nano_tables, write_nano
-    from evaluators.results.record import load_record
+    from evaluators.records.record import load_record
     from evaluators.training import StebEvaluator
     from tests.tiny_models import write_tiny_bert
 

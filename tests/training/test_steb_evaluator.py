@@ -75,7 +75,7 @@ def test_same_numbers_as_stylebench_run(tiny_data, tiny_model_dir, tmp_path):
     from click.testing import CliRunner
 
     from evaluators.cli import cli
-    from evaluators.results.record import load_record
+    from evaluators.records.record import load_record
     from evaluators.training import StebEvaluator
 
     evaluator = StebEvaluator(tiny_data, model_name="tiny")

@@ -10,7 +10,7 @@ e.g. ``@refs/pr/3``; not offline). Everything is unpacked, cloned or downloaded 
 fresh temporary folder that is deleted afterwards: the Space never writes anywhere else,
 and never pushes or opens a pull request (``stylebench results submit`` does that).
 
-Budgets (the same as ``stylebench results validate``'s, :mod:`evaluators.results.items`):
+Budgets (the same as ``stylebench results validate``'s, :mod:`evaluators.records.items`):
 a zip of at most :data:`MAX_ZIP_BYTES`, unpacking to at most :data:`MAX_UNPACKED_BYTES` in
 at most :data:`MAX_FILES` files, none over the record-file budget (32 MiB); then the
 records' per-item data may declare at most the per-record (64 MiB) and per-submission
@@ -96,9 +96,9 @@ class SubmissionReport:
 
 def validator() -> Any:
     """The results repository's validate function (one place that names it), run with
-    the per-submission inflate budget of :mod:`evaluators.results.items`."""
+    the per-submission inflate budget of :mod:`evaluators.records.items`."""
     try:
-        from evaluators.results.items import SUBMISSION_INFLATE_BYTES
+        from evaluators.records.items import SUBMISSION_INFLATE_BYTES
         from evaluators.results.validate import validate_repository
     except ImportError:
         raise UserError(
@@ -113,7 +113,7 @@ def validator() -> Any:
 
 def record_file_budget() -> int:
     """The largest record file ``validate`` reads (a zip member over it never unpacks)."""
-    from evaluators.results.items import RECORD_FILE_BYTES
+    from evaluators.records.items import RECORD_FILE_BYTES
 
     return RECORD_FILE_BYTES
 

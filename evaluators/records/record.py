@@ -19,9 +19,9 @@ reads the sum of its timings),
 ``execution`` (batch size, devices: how it ran, not what it computed), ``seed``,
 ``versions``, ``hardware``, ``created_at``, ``details`` (CIs in ``details.ci95``,
 per-group scores, sampling), ``items`` (per-unit data,
-:mod:`evaluators.results.items`).
+:mod:`evaluators.records.items`).
 
-An items block larger than :data:`~evaluators.results.items.INLINE_ITEMS_BYTES` is written
+An items block larger than :data:`~evaluators.records.items.INLINE_ITEMS_BYTES` is written
 to a sidecar file beside the record, ``<record stem>.items.zlib`` (the block's JSON,
 zlib-compressed), and the record's ``items`` is ``{"sidecar": {"file", "sha256", "bytes",
 "inflated"}}`` (the file's name, its SHA-256, its size and its inflated size).
@@ -80,7 +80,7 @@ class DatasetInfo:
         if not self.revision and self.fingerprint and local:
             self.revision = f"{LOCAL_REVISION_PREFIX}{self.fingerprint}"
         if not self.languages and (self.id or self.repo):
-            from evaluators.results.languages import dataset_languages
+            from evaluators.records.languages import dataset_languages
 
             self.languages = dataset_languages(self.id, self.repo)
 
@@ -240,7 +240,7 @@ class ResultRecord:
 
     def rederived_main_score(self) -> float:
         """The main score recomputed from :attr:`items` (ValueError when not kept)."""
-        from evaluators.results.items import rederive
+        from evaluators.records.items import rederive
 
         if self.items is not None:
             return rederive(self.items, self.main_score_name)
@@ -297,7 +297,7 @@ def migrate_v1(payload: dict[str, Any]) -> dict[str, Any]:
     details = dict(payload.get("details") or {})
     dataset = dict(payload.get("dataset") or {})
     if not dataset.get("id"):
-        from evaluators.results.ids import legacy_dataset_id
+        from evaluators.records.ids import legacy_dataset_id
 
         dataset["id"] = legacy_dataset_id(str(dataset.get("name", "")), dataset.get("ref"))
     out["dataset"] = dataset
@@ -356,7 +356,7 @@ def read_sidecar(items: dict[str, Any], record_path: Path, source: str | None = 
     ``record_path``: ValueError naming the problem (a name other than
     :func:`sidecar_name`, a link or missing file, a size or SHA-256 other than declared, a
     declared inflated size over the per-record budget or a stream inflating past it)."""
-    from evaluators.results.items import RECORD_INFLATE_BYTES, inflate
+    from evaluators.records.items import RECORD_INFLATE_BYTES, inflate
 
     ref = items["sidecar"]
     where = source or str(record_path)
@@ -395,7 +395,7 @@ def read_sidecar(items: dict[str, Any], record_path: Path, source: str | None = 
 def load_record(path: Path) -> ResultRecord:
     """One result file (its items sidecar read back, :func:`read_sidecar`); DataError
     naming the file otherwise."""
-    from evaluators.results.items import RECORD_FILE_BYTES
+    from evaluators.records.items import RECORD_FILE_BYTES
 
     try:
         size = Path(path).stat().st_size
@@ -432,7 +432,7 @@ def write_record(record: ResultRecord, path: Path) -> Path:
     ``os.replace`` (two runs writing the same result never share a temporary file). An
     items block over the inline budget goes to its sidecar file first (the module
     docstring), so a record never points to a sidecar not yet written."""
-    from evaluators.results.items import INLINE_ITEMS_BYTES
+    from evaluators.records.items import INLINE_ITEMS_BYTES
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -23,7 +23,7 @@ Space's Submissions tab check them before inflating anything):
   (``items = None``, the reason in ``details.items_omitted``), and such a record cannot enter
   a results repository (its main score cannot be re-derived);
 * :data:`INLINE_ITEMS_BYTES` (1,000,000 bytes of JSON): a larger items block is written to a
-  sidecar file beside the record (:mod:`evaluators.results.record`: ``<task>.items.zlib``,
+  sidecar file beside the record (:mod:`evaluators.records.record`: ``<task>.items.zlib``,
   zlib-compressed, its SHA-256 and sizes in the record), not left out;
 * :data:`RECORD_INFLATE_BYTES` (64 MiB): what one record's arrays (and sidecar) may inflate
   to, checked against the sizes they declare (``n`` and the dtype) before any

@@ -32,7 +32,7 @@ def mteb_language(code: str) -> str:
     except KeyError:
         raise ValueError(
             f"language {code!r}: no ISO 639-3/script form known (add it to "
-            "evaluators/results/languages.py)"
+            "evaluators/records/languages.py)"
         ) from None
 
 
