@@ -87,7 +87,7 @@ def source_refs(built_root: Path, *, missing_ok: bool = False) -> dict[str, str]
     """STEB dataset id -> the ref ``stylebench run`` loads it from under ``built_root``
     (a built folder or ``<folder>:<config>``); StylebenchError naming the ones not built
     (with ``missing_ok``, only when none is: the built ones are returned)."""
-    from evaluators.steb_scores.benchmarks import resolve_benchmark
+    from evaluators.benchmark_folders import resolve_benchmark
 
     wanted = {source for source, _ in NANO_DATASETS}
     from evaluators.benchmarks import get_benchmark

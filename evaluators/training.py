@@ -293,7 +293,7 @@ class StebEvaluator(BaseEvaluator):
             specs = [TaskSpec(d, t, by_id[d].config, by_id[d].split) for d, t in units]
             tables = {(t.dataset, t.config, t.split): t for t in by_id.values()}
             return specs, tables, units
-        from evaluators.steb_scores.benchmarks import resolve_benchmark
+        from evaluators.benchmark_folders import resolve_benchmark
 
         refs, missing = resolve_benchmark(bench.key, built_root)
         built = [r for r in refs if r not in set(missing)]

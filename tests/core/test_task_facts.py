@@ -117,8 +117,8 @@ def test_the_former_tables_values_are_the_facts():
 
 
 def test_the_readers_print_the_former_values():
+    from evaluators.leaderboard import column_label
     from evaluators.report import readable
-    from evaluators.steb_scores.leaderboard import column_label
 
     assert [readable(t) for t in TASK_TYPES] == list(FORMER["label"].values())
     assert [column_label(t) for t in TASK_TYPES] == list(FORMER["column"].values())
@@ -152,8 +152,8 @@ def test_the_model_card_names_the_hub_task_type():
 
 def test_the_side_tables_are_gone():
     import evaluators.benchmarks
+    import evaluators.leaderboard
     import evaluators.report
-    import evaluators.steb_scores.leaderboard
     import evaluators.steb_scores.model_card
     import evaluators.steb_scores.scores
 
@@ -161,7 +161,7 @@ def test_the_side_tables_are_gone():
         (evaluators.benchmarks, "STEB_TASKS"),
         (evaluators.steb_scores.scores, "TASK_METRIC"),
         (evaluators.report, "READABLE"),
-        (evaluators.steb_scores.leaderboard, "LABELS"),
+        (evaluators.leaderboard, "LABELS"),
         (evaluators.steb_scores.model_card, "TASK_LABELS"),
     ):
         assert not hasattr(module, name), f"{module.__name__}.{name} is back"

@@ -309,8 +309,8 @@ def test_model_results_dry_run_prints_valid_eval_results(repo: Path, runs: dict[
 
 
 def test_benchmark_objects_keep_the_old_names() -> None:
+    from evaluators.benchmark_folders import BENCHMARKS, benchmark_datasets
     from evaluators.benchmarks import get_benchmark
-    from evaluators.steb_scores.benchmarks import BENCHMARKS, benchmark_datasets
 
     assert BENCHMARKS == (
         "steb",

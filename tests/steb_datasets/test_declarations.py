@@ -20,9 +20,9 @@ from dataset_scripts.build import build_dataset
 from dataset_scripts.core.spec import BuildResult, DatasetSpec
 from dataset_scripts.registry import all_datasets, declaring_modules
 from dataset_scripts.steb.catalog import steb_datasets
+from evaluators.benchmark_folders import benchmark_datasets
 from evaluators.cli import cli
 from evaluators.steb_scores import results as steb_results
-from evaluators.steb_scores.benchmarks import benchmark_datasets
 
 
 def _builders(module: object) -> set[str]:

@@ -13,19 +13,19 @@ from click.testing import CliRunner
 
 from dataset_scripts.core.errors import DataError
 from dataset_scripts.steb.catalog import steb_datasets
-from evaluators.cli import cli, main
-from evaluators.records.ids import legacy_dataset_id as hub_id_for
-from evaluators.steb_scores.benchmarks import (
+from evaluators.benchmark_folders import (
     BENCHMARKS,
     benchmark_datasets,
     resolve_benchmark,
 )
-from evaluators.steb_scores.leaderboard import (
+from evaluators.cli import cli, main
+from evaluators.leaderboard import (
     build_leaderboard,
     export,
     protocol_board,
     to_markdown,
 )
+from evaluators.records.ids import legacy_dataset_id as hub_id_for
 from evaluators.steb_scores.model_card import card_metadata_yaml, model_index
 from evaluators.steb_scores.results import load_results, read_result
 from evaluators.steb_scores.summary import summarize

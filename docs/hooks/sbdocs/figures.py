@@ -5,7 +5,7 @@
   95 % CI (:func:`evaluators.demo.run_demo`, the records' ``details.ci95``);
 - ``leaderboard.png``: an excerpt of the STEB leaderboard (the paper's best models
   and, with ``../shared/corpora``, this build's partial baseline runs on real STEB
-  datasets; :mod:`evaluators.steb_scores.leaderboard`);
+  datasets; :mod:`evaluators.leaderboard`);
 - ``detector_roc.png``: ``stylebench detect run`` on a DetectRL sample, its ROC with the
   1 % FPR budget and the TPR there (with its bootstrap CI) marked;
 - ``compare_forest.png``: ``stylebench compare`` (:func:`evaluators.api.compare`) of two
@@ -263,8 +263,8 @@ def _corpora_runs(work: Path, corpora: Path, log: Log) -> Path | None:
 def leaderboard(runs: Path | None, path: Path) -> dict[str, Any]:
     """The top :data:`LEADERBOARD_PAPER_ROWS` of the paper's leaderboard
     (:data:`LEADERBOARD_VIEW`) plus this build's runs (partial: hatched), drawn by
-    :func:`evaluators.steb_scores.leaderboard.plot_leaderboard`."""
-    from evaluators.steb_scores.leaderboard import Leaderboard, build_leaderboard, plot_leaderboard
+    :func:`evaluators.leaderboard.plot_leaderboard`."""
+    from evaluators.leaderboard import Leaderboard, build_leaderboard, plot_leaderboard
 
     summary = None
     if runs is not None:
