@@ -2,7 +2,7 @@
 download cache (``$STYLEBENCH_CACHE/downloads``, see :mod:`dataset_scripts.sources.fetch`),
 verified against the checksum registry, extracted and built, ending with one table:
 built / needs a manual step / failed, with why. (``stylebench sources`` is in
-:mod:`evaluators.sources_cli`.)
+:mod:`evaluators.cli.sources`.)
 """
 
 from __future__ import annotations
@@ -10,13 +10,11 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import click
 
 from dataset_scripts.core.errors import StylebenchError
 
@@ -31,6 +29,9 @@ class DownloadSettings:
     manual_dir: Path | None = None
     accept_terms: bool = False
     progress: bool = True
+    #: how a terminal is asked to accept a source's terms (the CLI passes click's
+    #: confirm); None: never asked (``--accept-terms`` is then the only yes)
+    confirm: Callable[[str], bool] | None = None
 
     def options(self) -> Any:
         from dataset_scripts.sources.fetch import Options
@@ -66,62 +67,6 @@ class Timings:
         )
 
 
-def settings_from(values: dict[str, Any]) -> DownloadSettings | None:
-    """Pop ``build``'s download options from ``values``: the settings with
-    ``--download``, None without (StylebenchError for a download option without it)."""
-    download = values.pop("download", False)
-    given = {k: values.pop(k, None) for k in ("mirror", "manual_dir", "accept_terms")}
-    quiet = values.pop("no_progress", False)
-    if not download:
-        named = [f"--{k.replace('_', '-')}" for k, v in given.items() if v]
-        if named:
-            raise StylebenchError(f"{', '.join(named)} go with --download")
-        return None
-    return DownloadSettings(
-        mirror=given["mirror"] or "",
-        manual_dir=given["manual_dir"],
-        accept_terms=bool(given["accept_terms"]),
-        progress=not quiet,
-    )
-
-
-#: ``build``'s download options: (flag, click settings, help)
-DOWNLOAD_OPTIONS: tuple[tuple[str, dict[str, Any], str], ...] = (
-    (
-        "--download",
-        {"is_flag": True},
-        "Fetch each dataset's raw data from its declared source into "
-        "$STYLEBENCH_CACHE/downloads, verify its SHA-256s, then build.",
-    ),
-    (
-        "--mirror",
-        {"metavar": "URL"},
-        "With --download: fetch every file from <URL>/<host>/<path> instead of its host "
-        "(default: $STYLEBENCH_MIRROR).",
-    ),
-    (
-        "--manual-dir",
-        {"type": click.Path(path_type=Path)},
-        "With --download: where files of gated sources are put by hand, one folder per "
-        "source (default: $STYLEBENCH_CACHE/downloads/manual).",
-    ),
-    (
-        "--accept-terms",
-        {"is_flag": True},
-        "With --download: accept the sources' terms of use without asking.",
-    ),
-)
-
-
-def download_options(command: Any, no_progress_option: Any) -> Any:
-    """``command`` with :data:`DOWNLOAD_OPTIONS` and ``no_progress_option`` (the CLI's
-    ``--no-progress``), in that order in its help."""
-    command = no_progress_option(command)
-    for flag, settings, text in reversed(DOWNLOAD_OPTIONS):
-        command = click.option(flag, help=text, **settings)(command)
-    return command
-
-
 def check_terms(sources: Sequence[Any], settings: DownloadSettings, out: Any) -> None:
     """Show every source's terms; go on with ``--accept-terms`` or a yes at a terminal."""
     with_terms = [s for s in sources if s.terms]
@@ -132,7 +77,8 @@ def check_terms(sources: Sequence[Any], settings: DownloadSettings, out: Any) ->
     if settings.accept_terms:
         return
     names = ", ".join(s.name for s in with_terms)
-    if sys.stdin.isatty() and click.confirm(f"Accept the terms of {names}?", default=False):
+    asked = settings.confirm is not None and sys.stdin.isatty()
+    if asked and settings.confirm(f"Accept the terms of {names}?"):
         return
     raise StylebenchError(
         f"the sources {names} ask you to accept their terms (shown above); pass "

@@ -91,10 +91,4 @@ def print_rows(
             console.print(table)
             return
         fmt = "tsv"  # a narrow terminal would fold ids and URLs mid-word
-    click_echo(render(columns, rows, fmt, caption))
-
-
-def click_echo(text: str) -> None:
-    import click
-
-    click.echo(text)
+    print(render(columns, rows, fmt, caption), flush=True)

@@ -8,7 +8,7 @@ across a benchmark, and how sure we are; rank intervals and tied groups.
 * :mod:`evaluators.compare.benchmark`: per-dataset tests with Holm's correction, the
   benchmark-level two-level bootstrap, rank intervals;
 * :mod:`evaluators.compare.detectors`: two detectors on the same held-out texts;
-* :mod:`evaluators.compare.cli`: ``stylebench compare``.
+* :mod:`evaluators.cli.compare`: ``stylebench compare``.
 
 Formulas live in :mod:`evaluators.metric_math.paired`. Nothing is embedded again: a
 comparison reads only the records (``record.items``). Nothing heavy is imported here.

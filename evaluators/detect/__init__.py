@@ -14,5 +14,5 @@ for supervised detectors), :mod:`.scoring` (resumable scoring with progress bars
 :mod:`.bootstrap`, :mod:`.report` (groups, records, ROC plot, files), :mod:`.estimate`
 (run-time estimates from the text count), :mod:`.leaks` (exact duplicates, conflicting
 labels, 13-gram near-duplicates), :mod:`.raid` (``--protocol raid`` and the RAID-shaped
-``run_detection``/``evaluate_detection``), :mod:`.cli`.
+``run_detection``/``evaluate_detection``); its command line is :mod:`evaluators.cli.detect`.
 """

@@ -175,7 +175,7 @@ def test_tfidf_baseline_learns() -> None:
 def test_report_end_to_end(tmp_path) -> None:
     from click.testing import CliRunner
 
-    from evaluators.arb.cli import COMMAND
+    from evaluators.cli.arb import COMMAND
 
     rng = np.random.default_rng(1)
     rows = []

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from evaluators import dataset_commands
 from evaluators.cli import FAMILIES, SHORTCUTS, cli, main
+from evaluators.cli import datasets as dataset_commands
 
 VERBS = {"build", "run", "report", "list"}
 
@@ -223,7 +223,7 @@ def test_arb_semantic_similarity_embeds_once_through_the_runner_cache(
     monkeypatch, tmp_path: Path
 ) -> None:
     import evaluators.encoders
-    from evaluators.arb import cli as arb_cli
+    from evaluators.cli import arb as arb_cli
 
     encoders: list[_Counting] = []
     monkeypatch.setattr(

@@ -26,7 +26,7 @@ def test_wheel_contents(wheel: Path) -> None:
         for file in (f"{name}.py", "README.md", "app.py", "requirements.txt"):
             assert f"evaluators/_bundled/metrics/{name}/{file}" in names
     assert "evaluators/_bundled/spaces/README.md" in names
-    assert "evaluators/cli.py" in names and "dataset_scripts/steb/stel.py" in names
+    assert "evaluators/cli/__init__.py" in names and "dataset_scripts/steb/stel.py" in names
     # the release-repo and publishing machinery (issue 13) ships in the wheel
     for module in (
         "dataset_scripts/hub_cache.py",

@@ -121,7 +121,7 @@ def test_llm_setting_build_equals_rows_written_in_one_go(
     from dataset_scripts.registry import get_dataset
     from dataset_scripts.styledisc.build import TOKEN_COUNTER
     from dataset_scripts.styledisc.tokens import get_token_counter
-    from evaluators.styledisc import cli as styledisc_cli
+    from evaluators.cli import styledisc as styledisc_cli
     from evaluators.styledisc import generators
     from evaluators.styledisc.llm_setting import llm_triplets
 

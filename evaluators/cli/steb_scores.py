@@ -148,7 +148,7 @@ def report(
     """The leaderboard: your runs beside the paper's 40 models (Tables 6-9), best/second
     marked; without --results, the paper's models alone."""
     from dataset_scripts.core.errors import StylebenchError
-    from evaluators.steb_scores.leaderboard import build_leaderboard, export, render_rich
+    from evaluators.leaderboard import build_leaderboard, export, render_rich
 
     if not results and no_paper:
         raise StylebenchError("nothing to show: give --results, or leave out --no-paper")
@@ -189,7 +189,7 @@ def protocol(
     chunk_dir: Path | None, truncate_dir: Path | None, out: Path | None, n_boot: int, seed: int
 ) -> None:
     """Chunk-and-pool vs. truncation on the multilingual AV sets, beside Table 14."""
-    from evaluators.steb_scores.leaderboard import export, protocol_board, render_rich
+    from evaluators.leaderboard import export, protocol_board, render_rich
 
     chunk = _summary((chunk_dir,), None, n_boot, seed)[1] if chunk_dir else None
     truncate = _summary((truncate_dir,), None, n_boot, seed)[1] if truncate_dir else None
@@ -236,7 +236,7 @@ def clusters(results: tuple[Path, ...], threshold: float, out: Path | None) -> N
 )
 def benchmarks(name: str | None, built_root: Path | None) -> None:
     """List the named STEB subsets, or the datasets of one (and which are built)."""
-    from evaluators.steb_scores.benchmarks import BENCHMARKS, benchmark_datasets, resolve_benchmark
+    from evaluators.benchmark_folders import BENCHMARKS, benchmark_datasets, resolve_benchmark
 
     console = _console()
     if name is None:

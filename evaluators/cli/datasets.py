@@ -89,9 +89,9 @@ def build_datasets(
     """What every ``build`` spelling runs: dataset ids (or, with ``family``, that family's
     only dataset when none is given), ``--all`` (of ``family``, or of every family), or
     the user's own files (``--from``); with ``download`` (a
-    :class:`evaluators.sources_cli.DownloadSettings`), each from its declared source.
+    :class:`evaluators.downloads.DownloadSettings`), each from its declared source.
     Returns the folders written."""
-    from evaluators.build_from_cli import build_from
+    from evaluators.cli.build_from import build_from
 
     if from_values is not None and from_values.get("from_source") is not None:
         if hub_ids or build_all:
@@ -360,8 +360,8 @@ def build_command(
     the shared ones, all as keywords) into the keywords of :func:`build_datasets` (it
     may set ``after``). ``--from`` (your own files in a STEB schema) is offered by the
     top-level and the STEB spelling."""
-    from evaluators.build_from_cli import OPTION_NAMES, from_options
-    from evaluators.downloads import download_options, settings_from
+    from evaluators.cli.build_from import OPTION_NAMES, from_options
+    from evaluators.cli.options import download_options, settings_from
 
     def build(hub_ids: tuple[str, ...], **values: Any) -> None:
         download = settings_from(values)  # pops the --download options

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from evaluators.detect.data import DetectionSet
     from evaluators.detect.run import DetectionRun
 
-from evaluators.dataset_commands import no_progress_option
+from evaluators.cli.datasets import no_progress_option
 from evaluators.metric_math.resampling import DEFAULT_SEED
 
 

@@ -11,7 +11,8 @@ from typing import Any
 import click
 
 from dataset_scripts.core.errors import StylebenchError
-from evaluators.dataset_commands import console
+from evaluators.cli.datasets import console
+from evaluators.cli.options import confirm
 from evaluators.downloads import DownloadSettings, check_terms
 
 
@@ -126,7 +127,9 @@ def record_sources(
         )
     chosen = [sources[n] for n in (names or sorted(sources))]
     registry = read_registry()
-    settings = DownloadSettings(mirror=mirror or "", accept_terms=accept_terms, progress=False)
+    settings = DownloadSettings(
+        mirror=mirror or "", accept_terms=accept_terms, progress=False, confirm=confirm
+    )
     if from_folder is None:
         check_terms(chosen, settings, out)
     for source in chosen:

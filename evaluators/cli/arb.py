@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from dataset_scripts.core.errors import StylebenchError
-from evaluators.dataset_commands import (
+from evaluators.cli.datasets import (
     FamilyGroup,
     ListFilters,
     Listing,
@@ -284,7 +284,7 @@ def _embedded(spec: str, texts: list[str], cache_dir: Path | None):
     from types import SimpleNamespace
 
     from evaluators.encoders import get_encoder
-    from evaluators.runner import Runner
+    from evaluators.run.runner import Runner
 
     runner = Runner(get_encoder(spec), spec, cache_dir=cache_dir)
     lookup, _ = runner.embed(texts, "ARB texts")

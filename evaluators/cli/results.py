@@ -9,7 +9,7 @@ import click
 from rich.markup import escape
 
 from dataset_scripts.core.errors import StylebenchError
-from evaluators.dataset_commands import console as _console
+from evaluators.cli.datasets import console as _console
 
 _REPO_HELP = (
     "The results repository: a local folder, a git remote (URL, git@..., or a path ending "

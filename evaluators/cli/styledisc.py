@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from dataset_scripts.core.errors import StylebenchError
-from evaluators.dataset_commands import (
+from evaluators.cli.datasets import (
     FamilyGroup,
     ListFilters,
     Listing,

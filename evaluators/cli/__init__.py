@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 
 from dataset_scripts.core.errors import StylebenchError
-from evaluators.dataset_commands import (
+from evaluators.cli.datasets import (
     STEB_LISTS,
     FamilyGroup,
     alias,
@@ -25,7 +25,7 @@ from evaluators.dataset_commands import (
     list_command,
     no_progress_option,
 )
-from evaluators.dataset_commands import console as _console
+from evaluators.cli.datasets import console as _console
 from evaluators.metric_math.resampling import DEFAULT_SEED
 
 #: the benchmark families, in the order ``stylebench --help`` lists them
@@ -281,17 +281,17 @@ def run(
 
     sampling = _sampling(episode_size, per_class)
     submetrics = parse_submetrics(submetric)
-    from evaluators import run_service
     from evaluators.encoders import encoder_identity
     from evaluators.encoders.multi_device import parse_devices
     from evaluators.paths import embedding_cache_dir
     from evaluators.report import render_table, summary_rows
+    from evaluators.run import service as run_service
 
     console = _console()
     task_types = tuple(t.strip() for t in tasks.split(",") if t.strip()) if tasks else None
     refs = list(datasets)
     if benchmark:
-        from evaluators.steb_scores.benchmarks import resolve_benchmark
+        from evaluators.benchmark_folders import resolve_benchmark
 
         wanted, missing = resolve_benchmark(benchmark, built_root)
         local = [r for r in wanted if r not in missing]
@@ -586,11 +586,11 @@ def metrics_install(names: tuple[str, ...]) -> None:
 
 def _register() -> None:
     """Every family's group and the top-level shortcuts, listed here (no discovery)."""
-    from evaluators.arb.cli import COMMAND as arb
-    from evaluators.detect.cli import COMMAND as detect
-    from evaluators.steb_scores import cli as scores
-    from evaluators.styledisc.cli import COMMAND as styledisc
-    from evaluators.valla.cli import COMMAND as valla
+    from evaluators.cli import steb_scores as scores
+    from evaluators.cli.arb import COMMAND as arb
+    from evaluators.cli.detect import COMMAND as detect
+    from evaluators.cli.styledisc import COMMAND as styledisc
+    from evaluators.cli.valla import COMMAND as valla
 
     steb.add_command(
         build_command(
@@ -607,10 +607,10 @@ def _register() -> None:
     steb.add_command(alias(scores.report, "leaderboard", "= stylebench steb report"))
     for group in (steb, arb, valla, styledisc, detect):
         cli.add_command(group)
-    from evaluators.results.cli import COMMAND as results
+    from evaluators.cli.results import COMMAND as results
 
     cli.add_command(results)  # the results repository (stylebench results ...)
-    from evaluators.sources_cli import COMMAND as sources
+    from evaluators.cli.sources import COMMAND as sources
 
     cli.add_command(sources)  # the raw-data sources (stylebench sources list/record)
     # the shortcuts: the STEB commands themselves, and build/list over every family
@@ -631,7 +631,7 @@ def _register() -> None:
     for name in ("run", "demo", "probing-build", "preview", "validate"):
         cli.add_command(steb.commands[name])
     cli.add_command(alias(scores.report, "leaderboard", "= stylebench steb report"))
-    from evaluators.compare.cli import compare  # model A vs B from stored results
+    from evaluators.cli.compare import compare  # model A vs B from stored results
 
     cli.add_command(compare)
 
@@ -710,7 +710,3 @@ def _system_error_line(error: BaseException) -> str:
         return f"a folder where a file was expected{named}"
     reason = error.strerror or _one_line(str(error)) or type(error).__name__
     return f"{reason}{named}"
-
-
-if __name__ == "__main__":
-    main()

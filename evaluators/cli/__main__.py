@@ -1,0 +1,5 @@
+"""``python -m evaluators.cli``: the ``stylebench`` command."""
+
+from evaluators.cli import main
+
+main()
