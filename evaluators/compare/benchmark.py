@@ -4,9 +4,11 @@
   (difference, 95 % CI, p-value, method).
 * **Across a benchmark**: the difference of the aggregate scores: the mean over task
   types of the mean main score over that type's (dataset, task) units, the rule of
-  :meth:`evaluators.benchmarks.Benchmark.aggregate` (``--benchmark`` picks the units of
-  a benchmark version; the leaderboard's rank column uses the view's own STEB score,
-  :func:`view_aggregate`), over the units both models have. Its 95 % CI comes from a
+  :meth:`evaluators.benchmarks.Benchmark.aggregate` (:func:`evaluators.views.by_task_type`;
+  ``--benchmark`` picks the units of a benchmark version; the leaderboard's rank column
+  uses the view's own STEB score, :func:`view_aggregate`), over the units both models
+  have; a view is an :class:`evaluators.views.ViewSpec`, evaluated by
+  :func:`evaluators.views.evaluate_spec`. Its 95 % CI comes from a
   two-level paired bootstrap: in each replicate the datasets are resampled with
   replacement inside each task type (the fixed strata; a view's groups as its own
   bootstrap resamples them), and each drawn dataset contributes one unit-level paired
@@ -25,8 +27,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -48,85 +50,31 @@ from evaluators.metric_math.resampling import (
     index_draws,
     percentile_interval,
 )
+from evaluators.views import Unit, ViewSpec, by_task_type, evaluate_spec, mean, pruned
 
 ALPHA = 0.05
-Unit = tuple[str, str, str]  # (dataset id, task, metric), as steb_scores.scores.Unit
-AGGREGATE = "score"
+PLAIN = "mean over task types of the mean main score over the datasets of each"
 
 
-@dataclass
-class Aggregate:
-    """What an aggregate averages: ``columns[column][group] = [units]``; ``combine``
-    adds derived columns; ``overall`` names the score compared; ``resample_groups``:
-    whether a column's groups are resampled (else only the units inside each group)."""
-
-    name: str
-    columns: dict[str, dict[str, list[Unit]]]
-    combine: Callable[[dict[str, Any]], dict[str, Any]]
-    overall: str
-    resample_groups: bool = True
-    description: str = ""
+def plain_aggregate(keys: Sequence[Key], metric_of: Mapping[Key, str], name: str) -> ViewSpec:
+    """Mean over task types of the mean score over that type's datasets (the view
+    :func:`evaluators.views.by_task_type` over the sorted keys; groups resampled)."""
+    units = [(dataset, task, metric_of[(dataset, task)]) for dataset, task in sorted(keys)]
+    return replace(by_task_type(units, name), note=PLAIN, resample_groups=True)
 
 
-def _mean(values: Sequence[Any]) -> Any:
-    return sum(values) / len(values)
-
-
-def plain_aggregate(keys: Sequence[Key], metric_of: Mapping[Key, str], name: str) -> Aggregate:
-    """Mean over task types of the mean score over that type's datasets."""
-    columns: dict[str, dict[str, list[Unit]]] = {}
-    for dataset, task in sorted(keys):
-        columns.setdefault(task, {})[dataset] = [(dataset, task, metric_of[(dataset, task)])]
-
-    def combine(cols: dict[str, Any]) -> dict[str, Any]:
-        return {AGGREGATE: _mean(list(cols.values()))} if cols else {}
-
-    return Aggregate(
-        name,
-        columns,
-        combine,
-        AGGREGATE,
-        True,
-        "mean over task types of the mean main score over the datasets of each",
-    )
-
-
-def view_aggregate(view: str, records: Sequence[Any], clusters: Any = None) -> Aggregate:
+def view_aggregate(view: str, records: Sequence[Any], clusters: Any = None) -> ViewSpec:
     """The STEB view ``view`` over the datasets of ``records`` (one model's)."""
     from evaluators.steb_scores.results import score_of
     from evaluators.steb_scores.scores import OVERALL, build_spec
 
     spec = build_spec(view, [score_of(r) for r in records], clusters)
-    return Aggregate(
-        view,
-        {c: {g: list(u) for g, u in groups.items() if u} for c, groups in spec.columns.items()},
-        spec.combine,
-        OVERALL[view],
-        spec.resample_groups,
-        f"the STEB {view} score ({OVERALL[view]}; evaluators.steb_scores.scores)",
-    )
-
-
-def aggregate_units(aggregate: Aggregate) -> list[Unit]:
-    return list(
-        dict.fromkeys(
-            u for groups in aggregate.columns.values() for us in groups.values() for u in us
-        )
-    )
-
-
-def evaluate(aggregate: Aggregate, values: Mapping[Unit, np.ndarray]) -> dict[str, np.ndarray]:
-    """Every column and derived column for unit values (arrays over models)."""
-    cols: dict[str, Any] = {}
-    for column, groups in aggregate.columns.items():
-        means = [_mean([values[u] for u in us]) for us in groups.values() if us]
-        if means:
-            cols[column] = _mean(means)
-    return {**cols, **aggregate.combine(cols)}
+    note = f"the STEB {view} score ({OVERALL[view]}; evaluators.steb_scores.scores)"
+    return pruned(replace(spec, note=note))
 
 
 def aggregate_replicates(
-    aggregate: Aggregate,
+    aggregate: ViewSpec,
     banks: Mapping[Unit, np.ndarray],
     n_boot: int = N_BOOT,
     seed: int = DEFAULT_SEED,
@@ -155,8 +103,8 @@ def aggregate_replicates(
                 for i in picks:
                     bank = banks[us[i]]
                     vals.append(bank[:, rng.integers(0, bank.shape[1])])
-                means.append(_mean(vals))
-            cols[name] = _mean(means)
+                means.append(mean(vals))
+            cols[name] = mean(means)
         out.append(aggregate.combine(cols)[aggregate.overall])
     return np.asarray(out)
 
@@ -316,14 +264,14 @@ def compare_records(
 
 
 def _banks(
-    aggregate: Aggregate,
+    aggregate: ViewSpec,
     units: Mapping[Key, Sequence[Units]],
     n_boot: int,
     seed: int,
 ) -> tuple[dict[Unit, np.ndarray], dict[Unit, np.ndarray]]:
     """Per aggregate unit, the K models' point scores and paired replicate bank."""
     banks, points = {}, {}
-    for i, unit in enumerate(aggregate_units(aggregate)):
+    for i, unit in enumerate(aggregate.units):
         per_model = units[(unit[0], unit[1])]
         if unit[2] != per_model[0].metric:
             per_model = [units_of(u.record, u.source, unit[2]) for u in per_model]
@@ -333,21 +281,21 @@ def _banks(
 
 
 def _benchmark_line(
-    aggregate: Aggregate,
+    aggregate: ViewSpec,
     units: Mapping[Key, tuple[Units, Units]],
     n_boot: int,
     seed: int,
     resample_datasets: bool,
 ) -> dict[str, Any]:
     points, banks = _banks(aggregate, units, n_boot, seed)
-    point = evaluate(aggregate, points)[aggregate.overall]
+    point = evaluate_spec(aggregate, points)[aggregate.overall]
     reps = aggregate_replicates(aggregate, banks, n_boot, seed, resample_datasets)
     diff = reps[:, 0] - reps[:, 1]
     low, high = percentile_interval(diff)
-    n_datasets = len({u[0] for u in aggregate_units(aggregate)})
+    n_datasets = len({u[0] for u in aggregate.units})
     return {
         "name": aggregate.name,
-        "aggregate": aggregate.description,
+        "aggregate": aggregate.note,
         "score_name": aggregate.overall,
         "score_a": float(point[0]),
         "score_b": float(point[1]),
@@ -355,7 +303,7 @@ def _benchmark_line(
         "ci95": [float(low), float(high)],
         "p_value": percentile_p_value(diff),
         "n_datasets": n_datasets,
-        "n_results": len(aggregate_units(aggregate)),
+        "n_results": len(aggregate.units),
         "method": (
             "two-level paired percentile bootstrap: datasets resampled within each "
             "task type (group), units resampled inside each drawn dataset with both models "
@@ -392,7 +340,7 @@ class RankInterval:
 def rank_models(
     records: Mapping[str, Mapping[Key, Entry]],
     *,
-    aggregate: Aggregate | None = None,
+    aggregate: ViewSpec | None = None,
     units: Collection[Key] | None = None,
     n_boot: int = N_BOOT,
     seed: int = DEFAULT_SEED,
@@ -428,20 +376,13 @@ def rank_models(
             c: {g: [u for u in us if (u[0], u[1]) in paired] for g, us in groups.items()}
             for c, groups in aggregate.columns.items()
         }
-        aggregate = Aggregate(
-            aggregate.name,
-            kept,
-            aggregate.combine,
-            aggregate.overall,
-            aggregate.resample_groups,
-            aggregate.description,
-        )
-    if not aggregate_units(aggregate):
+        aggregate = replace(aggregate, columns=kept)
+    if not aggregate.units:
         raise StylebenchError(
             f"models {', '.join(names)} share no result that {aggregate.name!r} scores"
         )
     points, banks = _banks(aggregate, paired, n_boot, seed)
-    point = np.asarray(evaluate(aggregate, points)[aggregate.overall], dtype=np.float64)
+    point = np.asarray(evaluate_spec(aggregate, points)[aggregate.overall], dtype=np.float64)
     reps = aggregate_replicates(aggregate, banks, n_boot, seed, resample_datasets)
     rank, low, high = rank_intervals(reps, point)
     leader = int(np.argmin(rank))
@@ -458,9 +399,9 @@ def rank_models(
     ]
     out.sort(key=lambda r: (r.rank, r.model))
     info = {
-        "aggregate": aggregate.description,
+        "aggregate": aggregate.note,
         "score_name": aggregate.overall,
-        "n_datasets": len({u[0] for u in aggregate_units(aggregate)}),
+        "n_datasets": len({u[0] for u in aggregate.units}),
         "skipped": skipped,
         "method": (
             "ranks in each replicate of the joint two-level paired bootstrap (the same "

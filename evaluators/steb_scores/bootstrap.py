@@ -28,6 +28,7 @@ scores and STEB aggregates; STEB itself reports none.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -39,7 +40,8 @@ from evaluators.metric_math.resampling import (
     percentile_interval,
     resampled_means,
 )
-from evaluators.steb_scores.scores import Unit, ViewScore, ViewSpec, evaluate_spec
+from evaluators.steb_scores.scores import ViewScore
+from evaluators.views import Unit, ViewSpec, evaluate_spec
 
 Units = Sequence[float] | tuple[Sequence[float], Sequence[int]]
 N_BOOT = 1000
@@ -114,8 +116,7 @@ def view_replicates(
                         draw_values[key] = values[unit]
                     chosen.append(key)
                 columns[column][f"{g}#{n_group}"] = chosen
-        replicate_spec = ViewSpec(spec.name, columns, spec.combine, spec.expected)
-        replicates.append(evaluate_spec(replicate_spec, draw_values))
+        replicates.append(evaluate_spec(dataclasses.replace(spec, columns=columns), draw_values))
     return replicates
 
 

@@ -1,11 +1,8 @@
 """STEB's aggregate scores (paper Sec. 3.3, 5.2, 5.3) for one model's results.
 
-Every view is the same three-level computation, described by a :class:`ViewSpec`:
-
-    unit   = one (dataset, task, metric) score of the model (in [0, 1])
-    group  = mean of its units that are present
-    column = mean of its groups that have a unit present
-    derived columns (averages) = a function of the columns (``ViewSpec.combine``)
+Every view is the three-level computation of :mod:`evaluators.views` (unit -> group
+mean -> column mean -> ``ViewSpec.combine``; :func:`evaluators.views.evaluate_spec`); this
+module lays out STEB's four views as :class:`evaluators.views.ViewSpec`:
 
 * **operational** (Table 2/6): one column per task type; groups = the redundancy clusters
   of that task (discovered by :mod:`evaluators.steb_scores.clusters`, or singletons);
@@ -30,7 +27,7 @@ Every view is the same three-level computation, described by a :class:`ViewSpec`
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -48,8 +45,15 @@ from evaluators.steb_scores.reference import (
 )
 from evaluators.steb_scores.results import STEB_PREFIX, Score, catalogue
 from evaluators.tasks.facts import TASK_FACTS
+from evaluators.views import (
+    Unit,
+    ViewSpec,
+    column_datasets,
+    evaluate_spec,
+    mean,
+    mean_of,
+)
 
-Unit = tuple[str, str, str]  # (dataset hub id, task, metric)
 VIEWS = ("operational", "definitional", "application", "multilingual")
 OVERALL = {
     "operational": "steb_score",
@@ -61,24 +65,6 @@ OVERALL = {
 # the metric each task contributes is its main score (evaluators.tasks.facts); order
 # alignment has two variants: the definitional columns use the plain accuracy
 OA_PLAIN = "accuracy"
-
-
-@dataclass
-class ViewSpec:
-    """What a view averages: ``columns[column][group] = [units]``, plus the derived
-    columns and how many datasets each column holds in the paper (for completeness)."""
-
-    name: str
-    columns: dict[str, dict[str, list[Unit]]]
-    combine: Callable[[dict[str, float]], dict[str, float]]
-    expected: dict[str, int] = field(default_factory=dict)  # column -> paper's dataset count
-    # bootstrap: are the groups themselves a sample (operational clusters) or fixed strata
-    # (task types inside a definitional/application column)?
-    resample_groups: bool = False
-
-    @property
-    def column_names(self) -> list[str]:
-        return list(self.columns)
 
 
 @dataclass
@@ -106,10 +92,6 @@ class ViewScore:
             "complete": self.complete,
             "ci95": {k: list(v) for k, v in self.ci.items()},
         }
-
-
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values)
 
 
 @cache
@@ -186,11 +168,15 @@ def operational_spec(
         counts = table_info("6")["num_datasets"]
         expected = dict(zip(OPERATIONAL_TASKS, counts, strict=False))
 
-    def combine(cols: dict[str, float]) -> dict[str, float]:
-        tasks = [cols[t] for t in OPERATIONAL_TASKS if t in cols]
-        return {"steb_score": _mean(tasks)} if tasks else {}
-
-    return ViewSpec("operational", columns, combine, expected, resample_groups=True)
+    combine = mean_of(OPERATIONAL_TASKS, OVERALL["operational"])
+    return ViewSpec(
+        "operational",
+        columns,
+        combine,
+        OVERALL["operational"],
+        expected=expected,
+        resample_groups=True,
+    )
 
 
 def definitional_spec(
@@ -227,7 +213,7 @@ def definitional_spec(
         out: dict[str, float] = {}
         oos = [cols[c] for c in OBJECTS_OF_STUDY if c in cols]
         if oos:
-            out["object_of_study"] = _mean(oos)
+            out["object_of_study"] = mean(oos)
         parts = [
             v
             for v in (
@@ -238,10 +224,10 @@ def definitional_spec(
             if v is not None
         ]
         if parts:
-            out["average"] = _mean(parts)
+            out["average"] = mean(parts)
         return out
 
-    return ViewSpec("definitional", columns, combine, expected)
+    return ViewSpec("definitional", columns, combine, OVERALL["definitional"], expected=expected)
 
 
 def _named_spec(
@@ -266,11 +252,9 @@ def _named_spec(
         columns[column] = groups
         expected[column] = len(names)
 
-    def combine(cols: dict[str, float]) -> dict[str, float]:
-        parts = [cols[c] for c in averaged if c in cols]
-        return {"average": _mean(parts)} if parts else {}
-
-    return ViewSpec(name, columns, combine, expected)
+    return ViewSpec(
+        name, columns, mean_of(averaged, OVERALL[name]), OVERALL[name], expected=expected
+    )
 
 
 def application_spec(available: Mapping[str, Iterable[str]]) -> ViewSpec:
@@ -284,27 +268,6 @@ def multilingual_spec(available: Mapping[str, Iterable[str]]) -> ViewSpec:
     ordered = {c: lists[c] for c in MULTILINGUAL_COLUMNS}
     tasks = {"pair_classification": "predefined_pairs", "retrieval": "retrieval"}
     return _named_spec("multilingual", ordered, available, tasks, MULTILINGUAL_COLUMNS)
-
-
-def evaluate_spec(spec: ViewSpec, values: Mapping[Unit, float]) -> dict[str, float]:
-    """Columns and derived columns of a view for unit values (missing units skipped)."""
-    cols: dict[str, float] = {}
-    for column, groups in spec.columns.items():
-        group_means = []
-        for units in groups.values():
-            present = [values[u] for u in units if u in values]
-            if present:
-                group_means.append(_mean(present))
-        if group_means:
-            cols[column] = _mean(group_means)
-    return {**cols, **spec.combine(cols)}
-
-
-def column_datasets(spec: ViewSpec, values: Mapping[Unit, float]) -> dict[str, int]:
-    return {
-        column: len({u[0] for units in groups.values() for u in units if u in values})
-        for column, groups in spec.columns.items()
-    }
 
 
 def build_spec(

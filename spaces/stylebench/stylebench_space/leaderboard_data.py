@@ -16,16 +16,19 @@ metric, benchmark) with the columns of :data:`COLUMNS`. It comes from, in this o
 The paper's 40 models are reference rows in the STEB views either way (``source`` =
 ``paper``, their printed numbers).
 
-How a view aggregates (:class:`ViewSpec`): a view's column is the mean over its groups of
-the mean over the group's units (a unit = one dataset, task and metric), the rule of
-:mod:`evaluators.steb_scores.scores`; for the STEB views the column layout itself comes
-from that module (``operational_spec``, ``definitional_spec``, ``application_spec``,
-``multilingual_spec``; operational with every dataset its own cluster: the redundancy
-clusters of the paper are not recomputed here). Any other benchmark gets one column per
-task type (the mean over its datasets) and one column per dataset (the drill-down view).
-Unlike ``evaluate_spec``, a cell is shown only when the model has every unit of it: a model
-missing a dataset gets no value for that column or the average, and its coverage
-(``k/n`` datasets) says why. Because every column is a fixed linear combination of units,
+How a view aggregates (:class:`evaluators.views.ViewSpec`): a view's column is the mean
+over its groups of the mean over the group's units (a unit = one dataset, task and
+metric), the one rule of :mod:`evaluators.views`, here in its matrix form
+(:func:`evaluators.views.weights`); for the STEB views the column layout comes from
+:mod:`evaluators.steb_scores.scores` (``operational_spec``, ``definitional_spec``,
+``application_spec``, ``multilingual_spec``; operational with every dataset its own
+cluster: the redundancy clusters of the paper are not recomputed here). Any other
+benchmark gets one column per task type (the mean over its datasets) and one column per
+dataset (the drill-down view): :func:`evaluators.views.by_task_type` and
+:func:`evaluators.views.per_dataset`. Unlike :func:`evaluators.views.evaluate_spec`, a
+cell is shown only when the model has every unit of it: a model missing a dataset gets no
+value for that column or the average, and its coverage (``k/n`` datasets) says why.
+Because every column is a fixed linear combination of units,
 the 95% interval of a cell is the normal approximation from the per-dataset intervals
 (``ci_low``/``ci_high``), datasets independent: ``se = sqrt(sum w_u^2 se_u^2)`` with
 ``se_u = (ci_high - ci_low) / (2 * 1.96)``; it is shown only when every unit has one.
@@ -40,8 +43,8 @@ import logging
 import math
 import os
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +53,16 @@ import pandas as pd
 
 from dataset_scripts.core.errors import DataError, UnknownNameError
 from evaluators.results.table import COLUMNS as RESULTS_COLUMNS
+from evaluators.views import (
+    BY_TASK_TYPE,
+    PER_DATASET,
+    Unit,
+    ViewSpec,
+    by_task_type,
+    per_dataset,
+    pruned,
+    weights,
+)
 
 log = logging.getLogger("stylebench_space")
 
@@ -62,11 +75,8 @@ Z95 = 1.959963984540054  # the two-sided 95% normal quantile
 SCALE = 100.0  # shown x100, like the paper
 DIGITS = 2
 
-BY_TASK_TYPE = "by task type"
-OVERALL_GENERIC = "score"
 ABSENT_METRIC = "(main score)"  # a declared unit no row of the table holds
 NO_BENCHMARK = "(no benchmark)"
-PER_DATASET = "per dataset"
 STEB_VIEWS = ("operational", "definitional", "application", "multilingual")
 PAPER_BENCHMARK = "STEB(v1)"
 PAPER_ONLY = "STEB(v1) (paper)"
@@ -78,8 +88,6 @@ SIZES = {
     "> 10B": (1e10, None),
 }
 META = ("source", "open_weights", "n_parameters", "coverage")
-
-Unit = tuple[str, str, str]  # (dataset, task, metric)
 
 
 # ----------------------------------------------------------------------------- reading
@@ -193,42 +201,14 @@ def check_table(frame: pd.DataFrame, where: str) -> pd.DataFrame:
 # ----------------------------------------------------------------------------- views
 
 
-@dataclass
-class ViewSpec:
-    """``columns[column][group] = [units]`` and how the derived columns follow from the
-    columns (``combine``: a linear function of a dict of arrays, as in steb_scores)."""
-
-    name: str
-    columns: dict[str, dict[str, list[Unit]]]
-    combine: Callable[[dict[str, Any]], dict[str, Any]]
-    overall: str
-    note: str = ""
-
-
-def _mean_of(names: Sequence[str], out: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    def combine(cols: dict[str, Any]) -> dict[str, Any]:
-        parts = [cols[c] for c in names if c in cols]
-        return {out: sum(parts) / len(parts)} if parts else {}
-
-    return combine
-
-
 def generic_spec(units: Iterable[Unit], view: str) -> ViewSpec:
     """``by task type``: one column per task (the mean over its datasets), ``score`` = the
     mean of the task columns (``evaluators.benchmarks.Benchmark.aggregate``'s rule);
     ``per dataset``: one column per (dataset, task), ``score`` = their mean."""
-    columns: dict[str, dict[str, list[Unit]]] = {}
-    for unit in sorted(set(units)):
-        if view == BY_TASK_TYPE:
-            columns.setdefault(unit[1], {})[unit[0]] = [unit]
-        else:
-            columns[_dataset_label(unit)] = {unit[0]: [unit]}
-    columns = dict(sorted(columns.items()))
-    return ViewSpec(view, columns, _mean_of(list(columns), OVERALL_GENERIC), OVERALL_GENERIC)
-
-
-def _dataset_label(unit: Unit) -> str:
-    return f"{unit[0]} / {unit[1]}"
+    ordered = sorted(set(units))
+    if view == BY_TASK_TYPE:
+        return by_task_type(ordered, view, sort_columns=True)
+    return per_dataset(ordered, view)
 
 
 def steb_spec(view: str, available: Mapping[str, set[str]]) -> ViewSpec:
@@ -257,29 +237,7 @@ def steb_spec(view: str, available: Mapping[str, set[str]]) -> ViewSpec:
         spec = scores.multilingual_spec(available)
     else:
         raise UnknownNameError(f"unknown STEB view {view!r}; known: {', '.join(STEB_VIEWS)}")
-    columns = {
-        c: {g: list(u) for g, u in groups.items() if u} for c, groups in spec.columns.items()
-    }
-    columns = {c: groups for c, groups in columns.items() if groups}
-    return ViewSpec(view, columns, spec.combine, scores.OVERALL[view], note)
-
-
-def weights(spec: ViewSpec, unit_index: Mapping[Unit, int]) -> tuple[list[str], np.ndarray]:
-    """``(names, W)``: each column and derived column of ``spec`` as weights over the units
-    (``W[:, j]``), from the rule group mean -> column mean -> ``combine``."""
-    n = len(unit_index)
-    cols: dict[str, np.ndarray] = {}
-    for column, groups in spec.columns.items():
-        w = np.zeros(n)
-        for units in groups.values():
-            for unit in units:
-                w[unit_index[unit]] += 1.0 / (len(groups) * len(units))
-        cols[column] = w
-    derived = spec.combine(cols) if cols else {}
-    names = [*cols, *(d for d in derived if d not in cols)]
-    everything = {**cols, **derived}
-    matrix = np.stack([everything[c] for c in names], axis=1) if names else np.zeros((n, 0))
-    return names, matrix
+    return pruned(replace(spec, note=note))
 
 
 def declared(key: str) -> Any:
