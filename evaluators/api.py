@@ -18,7 +18,7 @@ ds.save("built/mine")                                   # a Hub-ready folder, if
 :class:`Dataset` forms its rows with the same code as ``stylebench build --from``
 (:mod:`dataset_scripts.custom`: column mapping, chunking, the retrieval split by document,
 counted drops) and validates them with the shared schemas; :func:`evaluate` embeds every
-unique text once (through :class:`evaluators.runner.Runner`, optionally with the on-disk
+unique text once (through :class:`evaluators.run.runner.Runner`, optionally with the on-disk
 cache) and runs the STEB task evaluators (:func:`evaluators.tasks.get_evaluator`) on those
 vectors. It returns :class:`evaluators.tasks.TaskResult` records (``.to_dict()`` for JSON).
 """
@@ -37,7 +37,8 @@ from dataset_scripts.custom.build import BuildOptions, form_tables
 from dataset_scripts.custom.readers import Source, read_source
 from evaluators.data import DEFAULT_SPLIT, Table, available_configs, load_table, rows_fingerprint
 from evaluators.records.record import ResultRecord
-from evaluators.run_service import (
+from evaluators.run.runner import RunRecord, TaskSpec, check_sampling
+from evaluators.run.service import (
     RunConfig,
     load_encoder,
     plan,
@@ -45,7 +46,6 @@ from evaluators.run_service import (
     run_specs,
     runner_for,
 )
-from evaluators.runner import RunRecord, TaskSpec, check_sampling
 from evaluators.tasks import DEFAULT_SEED, EVALUATORS, Sampling, TaskResult, check_tasks
 
 __all__ = ["Dataset", "evaluate"]
@@ -269,7 +269,7 @@ def _plan(
     dataset: Dataset | str | Path, config: RunConfig
 ) -> tuple[list[TaskSpec], dict[tuple[str, str, str | None], Table] | None]:
     """The specs of an API run, its task names and episodes checked once: a folder or
-    Hub id is planned as ``stylebench run`` plans it (:func:`evaluators.run_service.plan`);
+    Hub id is planned as ``stylebench run`` plans it (:func:`evaluators.run.service.plan`);
     a :class:`Dataset` in memory runs each task on the first of its tables that serves
     it, with the same checks."""
     if not isinstance(dataset, Dataset):

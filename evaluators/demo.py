@@ -14,8 +14,8 @@ from dataset_scripts.demo.source_text import SENTENCES
 from dataset_scripts.registry import get_dataset
 from evaluators.encoders import get_encoder, list_encoders
 from evaluators.report import chance_levels, plot_scores, summary_rows, write_csv
-from evaluators.run_service import RunConfig, plan, run_specs
-from evaluators.runner import RunRecord
+from evaluators.run.runner import RunRecord
+from evaluators.run.service import RunConfig, plan, run_specs
 
 DEMO_MODELS = ("tfidf-ngrams", "function-words", "stylometric", "minilm")
 # the demo table also shows plain order-alignment accuracy beside the distractor score

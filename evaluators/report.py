@@ -6,7 +6,7 @@ import csv
 from collections.abc import Sequence
 from pathlib import Path
 
-from evaluators.runner import RunRecord
+from evaluators.run.runner import RunRecord
 from evaluators.tasks.facts import TASK_FACTS
 
 Row = tuple[str, str, str, str, float]  # model, dataset, task, main score name, value

@@ -19,7 +19,7 @@ trainer = SentenceTransformerTrainer(model, args, train_dataset=pairs, loss=loss
 from the full builds under ``built_root``, :mod:`evaluators.nano`; any other STEB
 benchmark runs its datasets built there) or a list of built datasets (folders, Hub ids)
 with ``tasks``. Every call embeds the model's current weights through the one run service
-(:func:`evaluators.run_service.run_specs`, the Runner's task evaluators, no embedding
+(:func:`evaluators.run.service.run_specs`, the Runner's task evaluators, no embedding
 cache: the weights change between calls), one dataset at a time.
 
 **Metric names** (each prefixed ``<name>_`` by sentence-transformers' rule, and ``eval_``
@@ -83,7 +83,7 @@ import numpy as np
 
 from dataset_scripts.core.errors import StylebenchError
 from evaluators.encoders.sentence_transformer import SentenceTransformerEncoder
-from evaluators.runner import TaskSpec
+from evaluators.run.runner import TaskSpec
 
 try:  # sentence-transformers >= 6: SentenceEvaluator is a deprecated alias of this
     from sentence_transformers.base.evaluation import BaseEvaluator
@@ -220,8 +220,8 @@ class StebEvaluator(BaseEvaluator):
     ) -> None:
         super().__init__()
         from evaluators.benchmarks import Benchmark
-        from evaluators.run_service import RunConfig
-        from evaluators.runner import check_sampling
+        from evaluators.run.runner import check_sampling
+        from evaluators.run.service import RunConfig
 
         self.config = RunConfig(seed=seed, tasks=tuple(tasks) if tasks else None, progress=False)
         self.chunk = chunk
@@ -313,7 +313,7 @@ class StebEvaluator(BaseEvaluator):
     ) -> tuple[list[TaskSpec], dict, list[tuple[str, str]]]:
         """Planned as ``stylebench run`` plans them; every table loaded once."""
         from evaluators.data import load_table
-        from evaluators.run_service import plan
+        from evaluators.run.service import plan
 
         specs = plan([str(r) for r in refs], self.config)
         tables: dict[tuple[str, str, str | None], Any] = {}
@@ -348,7 +348,7 @@ class StebEvaluator(BaseEvaluator):
         """Every unit, one dataset at a time, with a progress line per dataset."""
         from tqdm.auto import tqdm
 
-        from evaluators.run_service import run_specs
+        from evaluators.run.service import run_specs
 
         groups: dict[str, list[TaskSpec]] = {}
         for spec, (dataset, _) in zip(self.specs, self.units, strict=True):

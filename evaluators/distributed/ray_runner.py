@@ -1,6 +1,6 @@
 """``stylebench run --ray <address|auto|local>``: one Ray task per (model, dataset).
 
-Each task runs the ordinary embed-once :class:`~evaluators.runner.Runner` on one
+Each task runs the ordinary embed-once :class:`~evaluators.run.runner.Runner` on one
 dataset's tasks for one model, so it writes exactly the result JSONs a local run writes
 and fills the same embedding cache. The driver only plans, ships, waits and reports.
 
@@ -44,8 +44,8 @@ from dataset_scripts.core.url_credentials import redact
 from evaluators.distributed.reachability import JOIN_SECONDS, check_reachable
 
 if TYPE_CHECKING:  # workers import the heavy modules only after setting the environment
-    from evaluators.run_config import RunConfig
-    from evaluators.runner import RunRecord, TaskSpec
+    from evaluators.run.config import RunConfig
+    from evaluators.run.runner import RunRecord, TaskSpec
 
 # environment the workers need to behave like the driver (offline hub, caches)
 _FORWARDED_ENV = (
@@ -173,7 +173,7 @@ def _driver_encoder(model: str, specs: Sequence[TaskSpec], config: RunConfig) ->
     """The fitted encoder to ship for a non-neural built-in that needs fitting; else
     ``None`` (workers build the encoder from its spec)."""
     from evaluators.encoders import BUILTIN_ENCODERS
-    from evaluators.run_service import load_encoder, prepare_encoder
+    from evaluators.run.service import load_encoder, prepare_encoder
 
     entry = BUILTIN_ENCODERS.get(model)
     if entry is None or entry.kind != "non-neural":
@@ -221,9 +221,9 @@ def run_job(
     included) unless one was shipped. The driver has checked the run's task names and
     episodes."""
     os.environ.update(env or {})
-    from evaluators.run_config import RunConfig
-    from evaluators.run_service import model_name, runner_for
-    from evaluators.runner import TaskSpec
+    from evaluators.run.config import RunConfig
+    from evaluators.run.runner import TaskSpec
+    from evaluators.run.service import model_name, runner_for
 
     if not isinstance(job, Job):
         model, dataset, tasks = job
@@ -282,12 +282,12 @@ def run_on_ray(
 ) -> dict[str, list[RunRecord]]:
     """Run every (model, dataset) job as a Ray task; records per model, in plan order.
 
-    ``datasets`` are refs (planned with :func:`evaluators.run_service.plan`) or the
+    ``datasets`` are refs (planned with :func:`evaluators.run.service.plan`) or the
     specs it returned (checked there, not again). ``config`` is the run's
-    :class:`~evaluators.run_config.RunConfig`; every task receives it whole
+    :class:`~evaluators.run.config.RunConfig`; every task receives it whole
     (:func:`job_config`), so a worker builds each encoder with the run's chunking,
     batch size, device, backend, precision and token budget and runs the ordinary
-    :class:`~evaluators.runner.Runner` with its seed, protocol, episodes, sub-metrics,
+    :class:`~evaluators.run.runner.Runner` with its seed, protocol, episodes, sub-metrics,
     cache, output folder (``config.out_dir``, required) and resume rule.
     ``config.progress`` draws the driver's bar over jobs.
 
@@ -301,8 +301,8 @@ def run_on_ray(
     """
     from tqdm.auto import tqdm
 
-    from evaluators.run_service import plan
-    from evaluators.runner import TaskSpec
+    from evaluators.run.runner import TaskSpec
+    from evaluators.run.service import plan
 
     if config.out_dir is None:
         raise StylebenchError("a Ray run writes its results under --out: give out_dir")

@@ -132,9 +132,9 @@ class EmbeddingMetric:
 
     def _encode(self, texts: list[str]) -> np.ndarray:
         """Vectors of the unique ``texts``: each embedded once per encoder through
-        :meth:`evaluators.runner.Runner.embed` (read from / written to the cache)."""
+        :meth:`evaluators.run.runner.Runner.embed` (read from / written to the cache)."""
         from evaluators.encoders import get_encoder
-        from evaluators.runner import Runner
+        from evaluators.run.runner import Runner
 
         if self._encoder is None:
             self._encoder = get_encoder(self.spec, chunk=True, **self.options)

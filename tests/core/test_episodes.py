@@ -14,7 +14,7 @@ from sklearn.metrics import roc_auc_score, v_measure_score
 
 from dataset_scripts.core.errors import DataError
 from evaluators.metric_math.kmeans import minibatch_kmeans_171
-from evaluators.runner import Runner, TaskSpec
+from evaluators.run.runner import Runner, TaskSpec
 from evaluators.tasks import Sampling, get_evaluator
 from evaluators.tasks.episodes import form_episodes, parse_per_class, pool_mean
 from tests.core.helpers import write_folder

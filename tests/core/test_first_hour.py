@@ -82,7 +82,7 @@ class _Count:
 
 
 def test_progress_bar_names_model_and_dataset(capsys: pytest.CaptureFixture[str]) -> None:
-    from evaluators.runner import Runner
+    from evaluators.run.runner import Runner
 
     runner = Runner(_Count(), "toy-counts", progress=True)
     runner.embed(["a b", "c d e"], label="steb/some_dataset")

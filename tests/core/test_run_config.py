@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from evaluators.run_config import COMMIT_EVERY, RunConfig
+from evaluators.run.config import COMMIT_EVERY, RunConfig
 from evaluators.tasks.episodes import Sampling
 from tests.call_counts import counted
 
@@ -53,8 +53,8 @@ def test_every_field_reaches_the_ray_worker(monkeypatch: pytest.MonkeyPatch) -> 
     """What ``run_on_ray`` ships (:func:`job_config`, pickled as Ray sends it) becomes,
     in the task's body, the run's config field for field (progress aside: the driver
     draws the bar), and the encoder is built with all of its encoder settings."""
-    from evaluators import run_service
     from evaluators.distributed import ray_runner
+    from evaluators.run import service as run_service
 
     names = [f.name for f in fields(RunConfig)]
     assert sorted(OTHER_VALUES) == sorted(names), "give a new RunConfig field a value here"
@@ -119,7 +119,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _checks() -> tuple[Callable[..., Any], Callable[..., Any]]:
-    from evaluators.runner import check_sampling
+    from evaluators.run.runner import check_sampling
     from evaluators.tasks import check_tasks
 
     return check_tasks, check_sampling
@@ -211,8 +211,8 @@ class _Batched:
 def test_records_store_the_encode_batch_size_not_the_commit_size(
     folder: Path, tmp_path: Path
 ) -> None:
-    from evaluators import run_service
     from evaluators.records.record import load_record
+    from evaluators.run import service as run_service
 
     encoder = _Batched()
     config = RunConfig(out_dir=tmp_path / "out", progress=False, commit_every=16)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from evaluators.records.record import SCHEMA_VERSION, ResultRecord, load_record
-from evaluators.run_service import RunConfig, plan
+from evaluators.run.service import RunConfig, plan
 
 pytestmark = pytest.mark.slow  # the demo run behind every test here takes ~25 s
 

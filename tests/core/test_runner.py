@@ -10,7 +10,7 @@ import pytest
 
 from dataset_scripts.core.hub_folder import write_hub_folder
 from dataset_scripts.core.spec import DatasetSpec
-from evaluators.runner import Runner, plan_tasks
+from evaluators.run.runner import Runner, plan_tasks
 
 
 class CountingEncoder:

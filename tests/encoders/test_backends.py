@@ -138,7 +138,7 @@ def test_token_budget_from_free_memory() -> None:
 
 
 def test_run_config_passes_backend_and_strict_only_under_steb() -> None:
-    from evaluators.run_service import RunConfig
+    from evaluators.run.service import RunConfig
 
     assert "backend" not in RunConfig().encoder_settings()
     assert "strict" not in RunConfig().encoder_settings()

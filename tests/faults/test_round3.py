@@ -271,7 +271,7 @@ def test_run_on_ray_chunk_is_typed_as_the_values_it_receives() -> None:
 
     from evaluators.distributed import ray_runner
     from evaluators.encoders.chunking import SPLITTERS
-    from evaluators.run_service import RunConfig
+    from evaluators.run.service import RunConfig
 
     parameters = inspect.signature(ray_runner.run_on_ray).parameters
     # postponed annotations: the text

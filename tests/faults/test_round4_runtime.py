@@ -177,7 +177,7 @@ def test_served_urls_join_paths_before_the_query() -> None:
 
 
 def test_the_model_name_of_every_route_hides_url_credentials() -> None:
-    from evaluators.run_service import model_name
+    from evaluators.run.service import model_name
 
     spec = f"openai-embeddings:m@http://user:{USER_SECRET}@h/v1?api_key={QUERY_SECRET}"
     assert model_name(spec) == "openai-embeddings:m@http://***@h/v1?api_key=***"
@@ -295,8 +295,8 @@ def test_a_set_without_positive_pairs_is_named_and_the_others_run(tmp_path) -> N
 
 
 def test_unit_failures_reach_the_caller_with_the_finished_records(tmp_path) -> None:
-    from evaluators import run_service
-    from evaluators.runner import UnitsFailed
+    from evaluators.run import service as run_service
+    from evaluators.run.runner import UnitsFailed
 
     tiny = _folder(tmp_path, ["a", "b", "c"], "tiny")  # 3 classes of one text each
     other = _folder(tmp_path, ["x", "y", "z", "w"] * 3, "other")

@@ -51,7 +51,7 @@ def test_constant_vectors_are_warned_about_for_any_encoder() -> None:
 
 
 def test_served_all_zero_vectors_warn_in_a_run(tmp_path) -> None:
-    from evaluators.runner import Runner
+    from evaluators.run.runner import Runner
 
     with misbehaving_server(ServerBehaviour(dim=4, constant=True)) as server:
         encoder = _encoder(server.url)

@@ -156,7 +156,7 @@ def test_release_repo_by_hub_id_runs_each_config(
     from sklearn.metrics import roc_auc_score
 
     from evaluators.encoders import get_encoder
-    from evaluators.runner import Runner, plan_tasks
+    from evaluators.run.runner import Runner, plan_tasks
     from evaluators.steb_scores.results import coverage, load_results
 
     _, expected = built
@@ -366,7 +366,7 @@ def test_downloaded_repo_without_build_info_knows_its_configs(
     """What a Hub snapshot holds (the pushed files: no build info): the card's stylebench
     block still maps each config to its schema and STEB dataset."""
     from evaluators.publish import plan_push
-    from evaluators.runner import plan_tasks
+    from evaluators.run.runner import plan_tasks
 
     folder, expected = built
     plan = plan_push(str(folder))

@@ -13,7 +13,7 @@ import pytest
 from dataset_scripts.build import build_dataset
 from dataset_scripts.registry import get_dataset
 from evaluators.encoders import get_encoder
-from evaluators.runner import Runner, plan_tasks
+from evaluators.run.runner import Runner, plan_tasks
 from tests.parity import steb_reference as ref
 
 pytestmark = pytest.mark.corpora

@@ -6,7 +6,7 @@ Each test checks stylebench against an independent reading of the STEB authors' 
 1. non-neural episodes: ``FunctionWordFreqModel.embed_multiple`` joins an episode's texts
    with a space and counts the concatenation (reference: their ``CountVectorizer``,
    :func:`tests.parity.steb_reference.function_word_vectors`, on the joined texts), run
-   through the :class:`~evaluators.runner.Runner` as a real run is; order alignment's
+   through the :class:`~evaluators.run.runner.Runner` as a real run is; order alignment's
    decisions on their float64 costs, each cosine correctly rounded (their BLAS kernel's
    last bits are the only CPU-dependent step);
 2. retrieval's default episode size -1 (``TASK_DEFAULTS``): every document of an
@@ -36,7 +36,7 @@ from dataset_scripts.registry import get_dataset
 from evaluators.data import Table
 from evaluators.encoders.function_words import STEB_RESOURCE, FunctionWordEncoder
 from evaluators.metric_math.kmeans import minibatch_kmeans_171
-from evaluators.runner import Runner
+from evaluators.run.runner import Runner
 from evaluators.tasks import EmbeddingLookup, Sampling, get_evaluator
 from tests.parity import steb_reference as ref
 
@@ -449,7 +449,7 @@ def test_sentence_splitter_option_reaches_chunk_and_pool(tmp_path: Path) -> None
     import spacy
 
     from evaluators.encoders.chunking import ChunkAndPool
-    from evaluators.run_service import RunConfig, load_encoder
+    from evaluators.run.service import RunConfig, load_encoder
     from tests.tiny_models import write_tiny_bert
 
     folder = write_tiny_bert(tmp_path / "bert", ["the", "cat", "sat", "on", "mat", ".", "a", "dog"])

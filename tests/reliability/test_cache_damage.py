@@ -16,7 +16,7 @@ from dataset_scripts.registry import get_dataset
 from evaluators.cache import CacheDamagedError, CacheDamageWarning, EmbeddingCache
 from evaluators.cli import main
 from evaluators.demo import make_encoder
-from evaluators.runner import Runner, plan_tasks
+from evaluators.run.runner import Runner, plan_tasks
 
 IDENTITY = {"encoder": "test", "version": 1}
 

@@ -180,7 +180,7 @@ def expected_demo_auc() -> float:
     from dataset_scripts.build import build_dataset
     from dataset_scripts.registry import get_dataset
     from evaluators.demo import make_encoder
-    from evaluators.runner import Runner, plan_tasks
+    from evaluators.run.runner import Runner, plan_tasks
 
     with tempfile.TemporaryDirectory() as tmp:
         folder, _ = build_dataset(get_dataset("stylebench/demo"), None, Path(tmp) / "demo")

@@ -43,7 +43,7 @@ class CharStats:
 
 def _v1_payload(v2: dict[str, Any]) -> dict[str, Any]:
     """A record as ``Runner._write`` wrote it before schema version 2 (git show
-    ecc3368:evaluators/runner.py): no schema_version, run, items, execution, hardware;
+    ecc3368:evaluators/run/runner.py): no schema_version, run, items, execution, hardware;
     the model block only name and identity."""
     keys = ("name", "ref", "id", "repo", "config", "schema", "split", "fingerprint")
     return {
@@ -67,7 +67,7 @@ def _v1_payload(v2: dict[str, Any]) -> dict[str, Any]:
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Run folders: function-words and stylometric (``stylebench run``), and the
     character-statistics model's results rewritten in the version-1 layout."""
-    from evaluators.runner import Runner, plan_tasks
+    from evaluators.run.runner import Runner, plan_tasks
 
     root = tmp_path_factory.mktemp("runs")
     write_pan23(root / "raw")

@@ -305,7 +305,7 @@ def _scores(out: Path) -> dict[tuple[str, str], float]:
 
 
 def _check(scores: dict[tuple[str, str], float], folder: Path, where: str) -> None:
-    from evaluators.runner import plan_tasks
+    from evaluators.run.runner import plan_tasks
 
     planned = {(s.config, s.task_type) for s in plan_tasks([str(folder)])}
     assert set(scores) == planned, f"{where}: results {sorted(scores)} != planned {sorted(planned)}"

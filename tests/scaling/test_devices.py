@@ -60,7 +60,7 @@ def test_minilm_on_two_cpu_workers_matches_one(minilm_local, tmp_path: Path) -> 
     """Real MiniLM on two CPU workers: same identity (shared cache), vectors equal to
     one in-process device within float32 rounding, and the same scores on the demo."""
     from evaluators.encoders import get_encoder
-    from evaluators.runner import Runner
+    from evaluators.run.runner import Runner
 
     with get_encoder("minilm", devices=["cpu", "cpu"]) as multi:
         assert multi.identity() == minilm_local.identity

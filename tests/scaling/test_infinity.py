@@ -51,7 +51,7 @@ def _infinity(url_prefix: str | None) -> tuple[list[str], str]:
 
 def test_infinity_serves_the_demo_scores_of_in_process_minilm(minilm_local, tmp_path: Path) -> None:
     from evaluators.encoders import get_encoder
-    from evaluators.runner import Runner
+    from evaluators.run.runner import Runner
 
     env = {"HF_HUB_OFFLINE": "1", "INFINITY_ANONYMOUS_USAGE_STATS": "0", "DO_NOT_TRACK": "1"}
     sample = minilm_local.texts[:64]

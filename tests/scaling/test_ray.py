@@ -115,8 +115,8 @@ def test_ray_progress_and_failure_report(
 ) -> None:
     from dataset_scripts.core.errors import StylebenchError
     from evaluators.distributed import run_on_ray
-    from evaluators.run_service import RunConfig
-    from evaluators.runner import plan_tasks
+    from evaluators.run.runner import plan_tasks
+    from evaluators.run.service import RunConfig
 
     specs = plan_tasks(datasets[:1])
     records = run_on_ray(["random"], specs, RunConfig(out_dir=tmp_path / "out"), address="auto")
@@ -139,9 +139,9 @@ def test_fitted_encoder_is_fitted_once_and_shipped(
     as it is: same identity, same results as the serial run with that encoder."""
     from evaluators.distributed import run_on_ray
     from evaluators.encoders import get_encoder
-    from evaluators.fit_corpus import fit_if_needed
-    from evaluators.run_service import RunConfig
-    from evaluators.runner import Runner, plan_tasks
+    from evaluators.run.fit_corpus import fit_if_needed
+    from evaluators.run.runner import Runner, plan_tasks
+    from evaluators.run.service import RunConfig
 
     specs = plan_tasks(datasets)
     encoder = get_encoder("tfidf-ngrams", components=("char",))
@@ -163,7 +163,7 @@ def test_jobs_once_per_dataset_with_a_cost(datasets: list[str]) -> None:
     """A dataset named twice is one job per model, each task once; jobs carry a size
     estimate (the largest is submitted first), 0 for what is not a local folder."""
     from evaluators.distributed.ray_runner import Job, _job_fields, job_cost, plan_jobs
-    from evaluators.runner import plan_tasks
+    from evaluators.run.runner import plan_tasks
 
     specs = plan_tasks([*datasets, *datasets])
     jobs = plan_jobs(["random", "function-words"], specs)
@@ -192,7 +192,7 @@ def test_worker_job_imports_only_what_its_encoder_needs(
     import sys
 
     from evaluators.distributed.ray_runner import job_config
-    from evaluators.run_service import RunConfig
+    from evaluators.run.service import RunConfig
 
     shipped = pickle.dumps(job_config(RunConfig(chunk=True, batch_size=32, out_dir=tmp_path)))
     code = f"""
@@ -200,7 +200,7 @@ import json, pickle, sys
 config = pickle.loads({shipped!r})  # as a Ray worker receives it
 assert not [m for m in sys.modules if m.split(".")[0] in ("evaluators", "dataset_scripts")]
 from evaluators.distributed.ray_runner import run_job
-assert "evaluators.runner" not in sys.modules  # nothing heavy before the env is set
+assert "evaluators.run.runner" not in sys.modules  # nothing heavy before the env is set
 records = run_job(("function-words", {datasets[-1]!r}, [("order_alignment", "style_sequences", None)]),
                   None, config, ".")
 heavy = ("torch", "transformers", "sentence_transformers", "ray", "spacy")
@@ -225,8 +225,8 @@ def test_episodes_and_submetrics_reach_the_ray_tasks(
     from dataset_scripts.core.errors import DataError
     from evaluators.distributed import run_on_ray
     from evaluators.distributed.ray_runner import _job_fields, job_config, plan_jobs, run_job
-    from evaluators.run_service import RunConfig
-    from evaluators.runner import plan_tasks
+    from evaluators.run.runner import plan_tasks
+    from evaluators.run.service import RunConfig
     from evaluators.tasks.episodes import Sampling
 
     common = [arg for ref in datasets for arg in ("--dataset", ref)]

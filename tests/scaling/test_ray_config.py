@@ -66,7 +66,7 @@ def _stable(root: Path) -> dict[str, str]:
 
 
 def test_ray_backend_onnx_encodes_with_onnx(cluster, tiny, tmp_path: Path) -> None:
-    from evaluators.runner import check_sampling
+    from evaluators.run.runner import check_sampling
     from evaluators.tasks import check_tasks
 
     model, folder = tiny

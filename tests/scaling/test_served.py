@@ -259,7 +259,7 @@ def test_served_minilm_equals_in_process_on_the_demo(
     minilm_server: str, minilm_local, tmp_path: Path
 ) -> None:
     from evaluators.encoders import get_encoder
-    from evaluators.runner import Runner
+    from evaluators.run.runner import Runner
     from tests.scaling.minilm_server import SERVED_ID
 
     specs, local = minilm_local.specs, minilm_local.records

@@ -30,7 +30,7 @@ def good_repository(
     from dataset_scripts.build import build_dataset
     from dataset_scripts.registry import get_dataset
     from evaluators.results.repository import add_run
-    from evaluators.run_service import RunConfig, run
+    from evaluators.run.service import RunConfig, run
 
     folder, _ = build_dataset(get_dataset("stylebench/demo"), None, root / "data" / "demo")
     config = RunConfig(tasks=tasks, out_dir=root / "run", progress=False)

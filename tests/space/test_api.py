@@ -43,7 +43,7 @@ def test_named_endpoints(client) -> None:
     assert set(api["named_endpoints"]) >= ENDPOINTS
 
 
-# function-words on the demo suite, computed with evaluators.runner.Runner on the same built
+# function-words on the demo suite, computed with evaluators.run.runner.Runner on the same built
 # folder (``stylebench demo`` gives the same numbers): the Space must not compute its own.
 # STEB's function-word list and retrieval over every match (issue 19), as the CLI runner gives
 # retrieval: the authors' episode size -1 by default (issue 33)

@@ -54,7 +54,7 @@ def release_client(registered: tuple[Path, dict[str, int]], tmp_path_factory):
 def _reference(encoder_name: str) -> dict[str, float]:
     """AUROC per config from the Runner with the encoder the Space builds."""
     from evaluators.demo import make_encoder
-    from evaluators.runner import Runner, plan_tasks
+    from evaluators.run.runner import Runner, plan_tasks
 
     runner = Runner(make_encoder(encoder_name), encoder_name, progress=False)
     records = runner.run(plan_tasks([REPO], ["predefined_pairs"]))

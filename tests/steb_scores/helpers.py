@@ -23,7 +23,7 @@ def score(model: str, dataset: str, task: str, value: float, **metrics: float) -
 
 
 def write_result(root: Path, model: str, dataset: str, task: str, value: float, **extra) -> Path:
-    """A result JSON in the layout of evaluators/runner.py (Hub-id ref, no local folder)."""
+    """A result JSON in the layout of evaluators/run/runner.py (Hub-id ref, no local folder)."""
     main = MAIN[task]
     metrics = {main: value, **extra.pop("metrics", {})}
     folder = root / model / dataset.replace("/", "__")

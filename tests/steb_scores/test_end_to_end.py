@@ -11,7 +11,7 @@ from dataset_scripts.build import build_dataset
 from dataset_scripts.registry import get_dataset
 from evaluators.encoders import get_encoder
 from evaluators.leaderboard import build_leaderboard, export
-from evaluators.runner import Runner, plan_tasks
+from evaluators.run.runner import Runner, plan_tasks
 from evaluators.steb_scores.results import load_results
 from evaluators.steb_scores.summary import summarize
 

@@ -303,7 +303,7 @@ def test_csv_by_default_and_a_line_per_dataset(tiny_data, tiny_model_dir, tmp_pa
 
 
 def _record(ident: str, task: str, metric: str, value: float, config: str) -> object:
-    from evaluators.runner import EmbeddingStats, RunRecord
+    from evaluators.run.runner import EmbeddingStats, RunRecord
     from evaluators.tasks.base import TaskResult
 
     result = TaskResult(task, ident, config, "test", metric, value, {metric: value}, {}, 42)

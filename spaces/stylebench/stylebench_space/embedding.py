@@ -3,7 +3,7 @@
 Datasets are the embedded demo suite (built on first use with
 ``dataset_scripts.build.build_dataset``), folders built by ``stylebench build`` under the
 Space's dataset roots, and Hub dataset ids. Runs go through the run service
-(:mod:`evaluators.run_service`: ``plan``, ``prepare_encoder``, ``runner_for``; a TF-IDF is
+(:mod:`evaluators.run.service`: ``plan``, ``prepare_encoder``, ``runner_for``; a TF-IDF is
 fitted on the evaluated texts, as ``stylebench run`` fits it) with an on-disk embedding
 cache, one task at a time so the progress bar moves and a run stops at
 :data:`~stylebench_space.safety.MAX_RUN_SECONDS`.
@@ -178,8 +178,8 @@ def get_space_encoder(spec: str) -> tuple[Any, threading.Lock]:
     """A built encoder and the lock that serialises its use. One that is ready as built
     is kept for the next run; one that must be fitted (TF-IDF) is built afresh for each
     run and fitted there on the run's evaluated texts, as ``stylebench run`` fits it
-    (:func:`evaluators.run_service.prepare_encoder`)."""
-    from evaluators.run_service import RunConfig, load_encoder
+    (:func:`evaluators.run.service.prepare_encoder`)."""
+    from evaluators.run.service import RunConfig, load_encoder
 
     with _lock:
         if spec in _encoders:
@@ -240,7 +240,7 @@ def run_embedding(
     """Evaluate ``encoder_choice`` on the chosen datasets' tasks (all when ``tasks`` is empty)."""
     from dataset_scripts.core.schemas import SCHEMAS
     from evaluators.report import plot_scores
-    from evaluators.run_service import RunConfig, plan, prepare_encoder, runner_for
+    from evaluators.run.service import RunConfig, plan, prepare_encoder, runner_for
 
     started = time.perf_counter()
     report = progress or (lambda fraction, desc: None)

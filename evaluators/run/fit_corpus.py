@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluators.data import load_table
-from evaluators.runner import TaskSpec
+from evaluators.run.runner import TaskSpec
 from evaluators.tasks import get_evaluator
 
 

@@ -1,7 +1,7 @@
 """Every setting of a run in one value, :class:`RunConfig`: the one currency of a run.
 ``stylebench run`` builds it from its options, the Python API from its arguments, the
-Space and the demo from theirs; :mod:`evaluators.run_service` plans and prepares with it,
-the :class:`~evaluators.runner.Runner` runs with it, and a Ray task receives it whole
+Space and the demo from theirs; :mod:`evaluators.run.service` plans and prepares with it,
+the :class:`~evaluators.run.runner.Runner` runs with it, and a Ray task receives it whole
 (:meth:`RunConfig.as_plain` / :meth:`RunConfig.from_plain`)."""
 
 from __future__ import annotations

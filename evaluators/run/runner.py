@@ -30,7 +30,7 @@ from evaluators.encoders.base import (
 )
 from evaluators.records.paths import run_relpath
 from evaluators.records.record import ResultRecord
-from evaluators.run_config import RunConfig
+from evaluators.run.config import RunConfig
 from evaluators.tasks import (
     EVALUATORS,
     EmbeddingLookup,
@@ -120,7 +120,7 @@ def package_versions() -> dict[str, str]:
 
 def plan_tasks(datasets: Sequence[str], task_types: Sequence[str] | None = None) -> list[TaskSpec]:
     """Every requested task type that each dataset's configs can serve. The names are
-    checked here only when called on its own: :func:`evaluators.run_service.plan`
+    checked here only when called on its own: :func:`evaluators.run.service.plan`
     checks them once for the run and plans through :func:`dataset_tasks`."""
     check_tasks(task_types)
     return dataset_tasks(datasets, task_types)
@@ -165,14 +165,14 @@ class Runner:
         config: RunConfig | None = None,
         **settings: Any,
     ) -> None:
-        """``config``: the run's settings (:class:`~evaluators.run_config.RunConfig`);
+        """``config``: the run's settings (:class:`~evaluators.run.config.RunConfig`);
         ``settings``: fields of it to set, a shorthand for ``dataclasses.replace``
         (``Runner(encoder, name, out_dir="results", progress=False)``). Its ``sampling``
         (episodes, per-class count; :mod:`evaluators.tasks.episodes`) goes to every task
         that supports it (the others run as built and say so in
         ``details["sampling"]["not_applied"]``); its ``submetrics`` (``{name: [classes]}``)
         to every task whose rows have classes. The encoder is used as it is (built and
-        prepared by :mod:`evaluators.run_service`); the config's encoder settings are
+        prepared by :mod:`evaluators.run.service`); the config's encoder settings are
         what it was built with."""
         self.config = replace(config or RunConfig(), **settings)
         config = self.config
@@ -311,9 +311,9 @@ class Runner:
         (and a dataset whose tasks are all done is not embedded at all). ``whole_run``:
         ``specs`` are the whole run, so episodes that apply to none of them are an error
         (:func:`check_sampling`); ``False`` for specs checked as a whole elsewhere
-        (:func:`evaluators.run_service.plan`: a run checks once; a Ray job is one part of
+        (:func:`evaluators.run.service.plan`: a run checks once; a Ray job is one part of
         a run checked by its driver). ``tables``: rows already in memory, keyed by (dataset,
-        config, split) (:func:`evaluators.run_service.run_specs`).
+        config, split) (:func:`evaluators.run.service.run_specs`).
 
         A unit whose data its task cannot score (a set with no positive pair, say) does
         not stop the run: the others are evaluated and written, then :class:`UnitsFailed`

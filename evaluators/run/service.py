@@ -4,7 +4,7 @@ tasks, prepares its encoder and runs it through the functions here, so that they
 the same things, fit the same way and write the same result records
 (:mod:`evaluators.records.record`).
 
-* :class:`RunConfig` (:mod:`evaluators.run_config`): every setting of a run (seed,
+* :class:`RunConfig` (:mod:`evaluators.run.config`): every setting of a run (seed,
   protocol, episodes, sub-metrics, chunking, batch size, devices, backend, precision,
   token budget, fit corpus, cache, output, resume, progress); the one value a route
   passes on, to the Runner and whole to a Ray task.
@@ -12,9 +12,9 @@ the same things, fit the same way and write the same result records
   of the datasets and episodes that apply to none of the tasks are refused here.
 * :func:`load_encoder` / :func:`prepare_encoder`: a built-in or model name as an encoder
   with the run's chunking and devices; an encoder that must be fitted (TF-IDF) is fitted
-  before anything asks its identity (the fit rule: :mod:`evaluators.fit_corpus`).
+  before anything asks its identity (the fit rule: :mod:`evaluators.run.fit_corpus`).
 * :func:`runner_for` / :func:`run_specs` / :func:`run`: the embed-once
-  :class:`~evaluators.runner.Runner` with the config's settings.
+  :class:`~evaluators.run.runner.Runner` with the config's settings.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from typing import Any
 from dataset_scripts.core.errors import StylebenchError
 from dataset_scripts.core.url_credentials import redact
 from evaluators.data import Table
-from evaluators.run_config import RunConfig
-from evaluators.runner import (
+from evaluators.run.config import RunConfig
+from evaluators.run.runner import (
     Runner,
     RunRecord,
     TaskSpec,
@@ -58,7 +58,7 @@ def plan(
 ) -> list[TaskSpec]:
     """Every (dataset, task) of the run; refuses what cannot run (see the module doc).
     The run's one check of task names and of episodes: the routes after it (the
-    :class:`~evaluators.runner.Runner`, a Ray task) do not repeat them.
+    :class:`~evaluators.run.runner.Runner`, a Ray task) do not repeat them.
 
     ``skip(dataset, reason)``: a dataset that cannot be read, or that none of the tasks
     applies to, is reported there and left out instead of stopping the run (the Space
@@ -117,9 +117,9 @@ def prepare_encoder(
     tables: Mapping[TableKey, Table] | None = None,
 ) -> bool:
     """Fit ``encoder`` when it must be fitted and is not (the fit rule of
-    :mod:`evaluators.fit_corpus`); True when it fitted. Call it before anything asks the
+    :mod:`evaluators.run.fit_corpus`); True when it fitted. Call it before anything asks the
     encoder's identity (a TF-IDF identity holds its vocabulary)."""
-    from evaluators.fit_corpus import fit_if_needed
+    from evaluators.run.fit_corpus import fit_if_needed
 
     return fit_if_needed(encoder, specs, config.fit_corpus, tables)
 
