@@ -14,6 +14,8 @@ its callers (so their numbers stay bit-identical): :func:`evaluate_spec` sums un
 (floats, or arrays over models) in that order; :func:`weights` writes every column and
 derived column as weights over the units (``1 / (groups * units)`` per unit, then
 ``combine``) for a matrix product. They agree up to rounding (tests/core/test_views.py).
+:func:`normal_se` is the interval rule of the matrix form (units with normal intervals,
+independent).
 
 :func:`by_task_type` (one column per task type, one group per dataset) and
 :func:`per_dataset` (one column per (dataset, task)) are the generic views of any
@@ -169,3 +171,13 @@ def weights(spec: ViewSpec, unit_index: Mapping[Unit, int]) -> tuple[list[str], 
     everything = {**cols, **derived}
     matrix = np.stack([everything[c] for c in names], axis=1) if names else np.zeros((n, 0))
     return names, matrix
+
+
+def normal_se(unit_se: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    """The interval rule of a view whose units carry normal intervals: each column's
+    standard error for independent units, ``sqrt(sum_u w_u^2 se_u^2)`` (``matrix`` from
+    :func:`weights`; ``unit_se``: ``models x units``, NaN counted as 0, so mask the cells
+    whose units lack one); the 95 % interval is ``value +- 1.96 * se``."""
+    import numpy as np
+
+    return np.sqrt(np.nan_to_num(unit_se) ** 2 @ (matrix**2))

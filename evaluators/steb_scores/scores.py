@@ -270,15 +270,14 @@ def multilingual_spec(available: Mapping[str, Iterable[str]]) -> ViewSpec:
     return _named_spec("multilingual", ordered, available, tasks, MULTILINGUAL_COLUMNS)
 
 
-def build_spec(
+def view_spec(
     view: str,
-    scores: Sequence[Score],
+    available: Mapping[str, Iterable[str]],
     clusters: Mapping[str, Sequence[Sequence[str]]] | None = None,
 ) -> ViewSpec:
-    """The spec of ``view`` over the datasets that ``scores`` (one model) cover."""
-    available: dict[str, set[str]] = {}
-    for s in scores:
-        available.setdefault(s.dataset, set()).add(s.task)
+    """The spec of ``view`` over ``available`` ({dataset hub id: the task types it has
+    results for}); ``clusters``: the operational view's redundancy clusters (default:
+    every dataset its own)."""
     if view == "operational":
         foreign = multilingual_datasets()
         by_task: dict[str, set[str]] = {}
@@ -295,6 +294,18 @@ def build_spec(
     if view == "multilingual":
         return multilingual_spec(available)
     raise UnknownNameError(f"unknown STEB view {view!r}; known views: {', '.join(VIEWS)}")
+
+
+def build_spec(
+    view: str,
+    scores: Sequence[Score],
+    clusters: Mapping[str, Sequence[Sequence[str]]] | None = None,
+) -> ViewSpec:
+    """The spec of ``view`` over the datasets that ``scores`` (one model) cover."""
+    available: dict[str, set[str]] = {}
+    for s in scores:
+        available.setdefault(s.dataset, set()).add(s.task)
+    return view_spec(view, available, clusters)
 
 
 def view_score(

@@ -20,6 +20,7 @@ from evaluators.views import (
     column_datasets,
     evaluate_spec,
     mean_of,
+    normal_se,
     per_dataset,
     pruned,
     weights,
@@ -188,16 +189,7 @@ def test_steb_views_weights_equal_evaluate_spec() -> None:
         available.setdefault(d, set()).add(t)
     rng = np.random.default_rng(3)
     for view in scores.VIEWS:
-        spec = pruned(
-            {
-                "operational": lambda: scores.operational_spec(
-                    {t: [d for d, ts in available.items() if t in ts] for t in TASKS}
-                ),
-                "definitional": lambda: scores.definitional_spec(available),
-                "application": lambda: scores.application_spec(available),
-                "multilingual": lambda: scores.multilingual_spec(available),
-            }[view]()
-        )
+        spec = pruned(scores.view_spec(view, available))
         assert spec.overall == scores.OVERALL[view] and spec.columns, view
         units = spec.units
         values = {u: float(rng.random()) for u in units}
@@ -207,3 +199,33 @@ def test_steb_views_weights_equal_evaluate_spec() -> None:
         x = np.array([values[u] for u in units])
         np.testing.assert_allclose(x @ matrix, [got[n] for n in names], rtol=1e-12)
         np.testing.assert_allclose(matrix.sum(axis=0), 1.0, rtol=1e-12)  # means: weights sum to 1
+
+
+def test_normal_se_is_the_spread_of_the_view_under_unit_noise() -> None:
+    """The interval rule: each unit's value moves by independent normal noise of its
+    standard error; the view's columns (evaluated by the rule, on arrays of draws) spread
+    by normal_se, and that equals sqrt(w' diag(se^2) w) for every column."""
+    from evaluators.benchmarks import benchmarks
+    from evaluators.steb_scores import scores
+
+    available: dict[str, set[str]] = {}
+    for d, t in benchmarks()["STEB(v1)"].units:
+        available.setdefault(d, set()).add(t)
+    spec = pruned(scores.view_spec("definitional", available))
+    units = spec.units
+    rng = np.random.default_rng(11)
+    se = rng.uniform(0.005, 0.05, len(units))
+    names, matrix = weights(spec, {u: i for i, u in enumerate(units)})
+    got = normal_se(se[None, :], matrix)[0]
+    want = [np.sqrt(matrix[:, j] @ np.diag(se**2) @ matrix[:, j]) for j in range(len(names))]
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    draws = {u: 0.5 + se[i] * rng.standard_normal(20_000) for i, u in enumerate(units)}
+    spread = evaluate_spec(spec, draws)
+    for j, name in enumerate(names):
+        assert np.std(spread[name]) == pytest.approx(got[j], rel=0.03), name
+    # a NaN standard error counts as 0 (the caller masks those cells)
+    missing = se.copy()
+    missing[0] = np.nan
+    zero = se.copy()
+    zero[0] = 0.0
+    np.testing.assert_array_equal(normal_se(missing[None], matrix), normal_se(zero[None], matrix))

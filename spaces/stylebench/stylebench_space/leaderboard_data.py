@@ -30,7 +30,8 @@ cell is shown only when the model has every unit of it: a model missing a datase
 value for that column or the average, and its coverage (``k/n`` datasets) says why.
 Because every column is a fixed linear combination of units,
 the 95% interval of a cell is the normal approximation from the per-dataset intervals
-(``ci_low``/``ci_high``), datasets independent: ``se = sqrt(sum w_u^2 se_u^2)`` with
+(``ci_low``/``ci_high``), datasets independent: ``se = sqrt(sum w_u^2 se_u^2)``
+(:func:`evaluators.views.normal_se`) with
 ``se_u = (ci_high - ci_low) / (2 * 1.96)``; it is shown only when every unit has one.
 """
 
@@ -59,6 +60,7 @@ from evaluators.views import (
     Unit,
     ViewSpec,
     by_task_type,
+    normal_se,
     per_dataset,
     pruned,
     weights,
@@ -213,31 +215,18 @@ def generic_spec(units: Iterable[Unit], view: str) -> ViewSpec:
 
 def steb_spec(view: str, available: Mapping[str, set[str]]) -> ViewSpec:
     """A STEB view over ``available`` ({dataset: tasks}), laid out by
-    :mod:`evaluators.steb_scores.scores`."""
+    :func:`evaluators.steb_scores.scores.view_spec` (operational: every dataset its own
+    cluster), without its empty groups and columns."""
     from evaluators.steb_scores import scores
 
+    if view not in STEB_VIEWS:
+        raise UnknownNameError(f"unknown STEB view {view!r}; known: {', '.join(STEB_VIEWS)}")
     note = ""
     if view == "operational":
-        foreign = scores.multilingual_datasets()
-        by_task: dict[str, set[str]] = {}
-        for dataset, tasks in available.items():
-            if dataset in foreign:
-                continue
-            for task in tasks:
-                by_task.setdefault(task, set()).add(dataset)
-        spec = scores.operational_spec(by_task, None)
         note = (
             "each dataset is its own cluster (the paper's redundancy clusters are not recomputed)"
         )
-    elif view == "definitional":
-        spec = scores.definitional_spec(available)
-    elif view == "application":
-        spec = scores.application_spec(available)
-    elif view == "multilingual":
-        spec = scores.multilingual_spec(available)
-    else:
-        raise UnknownNameError(f"unknown STEB view {view!r}; known: {', '.join(STEB_VIEWS)}")
-    return pruned(replace(spec, note=note))
+    return pruned(replace(scores.view_spec(view, available), note=note))
 
 
 def declared(key: str) -> Any:
@@ -382,15 +371,15 @@ def compute_view(
     cells = np.nan_to_num(values) @ w
     cells[(missing @ used) > 0] = np.nan
     no_ci = (np.isnan(se_units) | np.isnan(values)).astype(float)
-    se = np.sqrt(np.nan_to_num(se_units) ** 2 @ (w**2))
+    se = normal_se(se_units, w)
     se[(no_ci @ used) > 0] = np.nan
     all_units = [*data.units, *absent]
     view_units = np.flatnonzero(used.any(axis=1))
     datasets = sorted({all_units[i][0] for i in view_units})
     dataset_of = {d: i for i, d in enumerate(datasets)}
-    per_dataset = np.zeros((len(all_units), len(datasets)))
-    per_dataset[view_units, [dataset_of[all_units[i][0]] for i in view_units]] = 1.0
-    covered = ((missing @ per_dataset) == 0).sum(axis=1)
+    of_dataset = np.zeros((len(all_units), len(datasets)))
+    of_dataset[view_units, [dataset_of[all_units[i][0]] for i in view_units]] = 1.0
+    covered = ((missing @ of_dataset) == 0).sum(axis=1)
     overall = spec.overall
     records: dict[str, Any] = {
         "model": data.models,
