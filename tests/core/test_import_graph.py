@@ -184,3 +184,153 @@ def test_metric_math_imports_nothing_else_of_the_project():
 def test_no_import_circles(graph):
     found = circles(graph)
     assert not found, "import circles:\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+# ------------------------------------------------------------------ folders and layers
+#
+# A *room* is a top-level module of ``evaluators`` (``evaluators.api``) or one of its
+# sub-packages (``evaluators.tasks``), ``dataset_scripts.core``, or another sub-package or
+# module of ``dataset_scripts``. Rooms stand on layers, bottom first; a room imports rooms
+# of its own layer or below (function-level imports count: a loop closed inside a function
+# is still a loop), and no loop runs between rooms.
+
+LAYERS: tuple[tuple[str, frozenset[str]], ...] = tuple(
+    (name, frozenset(rooms.split()))
+    for name, rooms in (
+        ("core: schemas, specs, errors, raw I/O", "dataset_scripts.core"),
+        ("dataset builders, sources and the registry", "dataset_scripts.*"),
+        (
+            "formulas and plumbing",
+            "evaluators evaluators.metric_math evaluators.console evaluators.paths "
+            "evaluators.tabular",
+        ),
+        (
+            "records, data, encoders, caches, views",
+            "evaluators.records evaluators.data evaluators.cache evaluators.encoders "
+            "evaluators.metric_loading evaluators.metric_cache evaluators.downloads "
+            "evaluators.views",
+        ),
+        ("task evaluators", "evaluators.tasks evaluators.dataset_check"),
+        ("the run", "evaluators.run"),
+        (
+            "families and their reports, Ray",
+            "evaluators.steb_scores evaluators.arb evaluators.detect evaluators.valla "
+            "evaluators.styledisc evaluators.report evaluators.distributed",
+        ),
+        (
+            "benchmarks",
+            "evaluators.benchmarks evaluators.benchmark_folders evaluators.demo",
+        ),
+        ("comparison and the results venue", "evaluators.compare evaluators.results"),
+        (
+            "entry points below the CLI",
+            "evaluators.leaderboard evaluators.api evaluators.nano evaluators.publish "
+            "evaluators.training",
+        ),
+        ("the command line", "evaluators.cli"),
+    )
+)
+
+#: imports from a lower layer to a higher one that are allowed, each with its reason
+#: ((importing room, imported room): why). Keep it short: an entry is a debt.
+ALLOWED_UPWARD: dict[tuple[str, str], str] = {}
+
+
+def room_of(module: str) -> str:
+    parts = module.split(".")
+    if parts[0] == "dataset_scripts":
+        return "dataset_scripts.core" if parts[1:2] == ["core"] else ".".join(parts[:2])
+    return ".".join(parts[:2])
+
+
+def room_graph(graph: dict[str, set[str]]) -> dict[str, dict[str, set[tuple[str, str]]]]:
+    """room -> {imported room: {(module, imported module), ...}} (arrows between rooms)."""
+    rooms: dict[str, dict[str, set[tuple[str, str]]]] = {}
+    for module, targets in graph.items():
+        source = rooms.setdefault(room_of(module), {})
+        for target in targets:
+            if room_of(target) != room_of(module):
+                source.setdefault(room_of(target), set()).add((module, target))
+    return rooms
+
+
+def layer_of(room: str) -> int | None:
+    """The layer a room stands on (``dataset_scripts.*``: every room of ``dataset_scripts``
+    but its core), or None when LAYERS does not place it."""
+    for index, (_, rooms) in enumerate(LAYERS):
+        if room in rooms:
+            return index
+        builders = room == "dataset_scripts" or room.startswith("dataset_scripts.")
+        if builders and room != "dataset_scripts.core" and "dataset_scripts.*" in rooms:
+            return index
+    return None
+
+
+def upward(rooms: dict[str, dict[str, set[tuple[str, str]]]]) -> list[str]:
+    found = []
+    for source, targets in sorted(rooms.items()):
+        for target, arrows in sorted(targets.items()):
+            low, high = layer_of(source), layer_of(target)
+            if low is None or high is None or high <= low or (source, target) in ALLOWED_UPWARD:
+                continue
+            example = ", ".join(f"{a} -> {b}" for a, b in sorted(arrows)[:3])
+            found.append(f"{source} (layer {low}) imports {target} (layer {high}): {example}")
+    return found
+
+
+@pytest.fixture(scope="module")
+def rooms(graph) -> dict[str, dict[str, set[tuple[str, str]]]]:
+    return room_graph(graph)
+
+
+def test_every_room_stands_on_a_layer(rooms):
+    unplaced = sorted(r for r in rooms if layer_of(r) is None)
+    assert not unplaced, f"rooms on no layer (add them to LAYERS): {unplaced}"
+    assert "evaluators.cli" in rooms and "evaluators.run" in rooms and len(rooms) > 25
+
+
+def test_no_loop_between_rooms(rooms):
+    found = circles({room: set(targets) for room, targets in rooms.items()})
+    lines = []
+    for circle in found:
+        members = set(circle)
+        for source in circle:
+            for target, arrows in sorted(rooms[source].items()):
+                if target in members:
+                    a, b = sorted(arrows)[0]
+                    lines.append(f"  {source} -> {target} ({a} imports {b})")
+    assert not found, "rooms importing each other in a loop:\n" + "\n".join(lines)
+
+
+def test_no_room_imports_a_higher_layer(rooms):
+    found = upward(rooms)
+    assert not found, "imports from a lower layer to a higher one:\n" + "\n".join(found)
+
+
+def test_allowed_upward_imports_still_exist(rooms):
+    # an allowance nobody needs any more is removed, not kept as a silent licence
+    stale = [pair for pair in ALLOWED_UPWARD if pair[1] not in rooms.get(pair[0], {})]
+    assert not stale, f"allowed upward imports that no longer exist: {stale}"
+
+
+def test_the_room_rules_catch_a_folder_loop_and_an_upward_import():
+    # a loop that only closes between folders (no file-level circle) and an import from
+    # the task layer up to the CLI, on a made-up graph
+    graph = {
+        "evaluators.tasks.pairs": {"evaluators.results.table"},
+        "evaluators.results.table": {"evaluators.tasks.facts"},
+        "evaluators.tasks.facts": set(),
+        "evaluators.tasks.base": {"evaluators.cli.options"},
+        "evaluators.cli.options": set(),
+    }
+    assert circles(graph) == []
+    rooms = room_graph(graph)
+    assert circles({r: set(t) for r, t in rooms.items()}) == [
+        ["evaluators.results", "evaluators.tasks"]
+    ]
+    assert any(
+        line.startswith("evaluators.tasks (layer 4) imports evaluators.cli")
+        for line in upward(rooms)
+    )
+    assert room_of("dataset_scripts.steb.pan_av") == "dataset_scripts.steb"
+    assert layer_of("dataset_scripts.core") == 0 and layer_of("dataset_scripts.registry") == 1
