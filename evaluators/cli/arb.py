@@ -21,7 +21,7 @@ from evaluators.cli.datasets import (
     list_command,
     list_datasets,
 )
-from evaluators.metric_math.resampling import DEFAULT_SEED
+from evaluators.cli.options import cache_options, seed_option
 
 
 @click.group("arb", cls=FamilyGroup)
@@ -132,7 +132,7 @@ def _sample(df, per_block: int, seed: int):
 )
 @click.option("--max-tokens", type=int, default=512, show_default=True)
 @click.option("--batch-size", type=int, default=8, show_default=True)
-@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
+@seed_option
 @click.option(
     "--out",
     type=click.Path(path_type=Path),
@@ -212,18 +212,14 @@ def run_cmd(
     default=None,
     help="Encoder spec for semantic similarity in Table 10 (e.g. minilm).",
 )
-@click.option(
-    "--cache-dir",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Embedding cache of --semantic-encoder (default: $STYLEBENCH_CACHE or "
-    "~/.cache/stylebench/embeddings, shared with `stylebench run`).",
+@cache_options(
+    "Embedding cache of --semantic-encoder (default: $STYLEBENCH_CACHE or "
+    "~/.cache/stylebench/embeddings, shared with `stylebench run`)."
 )
-@click.option("--no-cache", is_flag=True, help="Do not read or write the embedding cache.")
 @click.option("--resamples", type=int, default=5000, show_default=True)
-@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
+@seed_option
 @click.option("--out", type=click.Path(path_type=Path), required=True)
-def report_cmd(scores, data, semantic_encoder, cache_dir, no_cache, resamples, seed, out) -> None:
+def report_cmd(scores, data, semantic_encoder, cache_dir, resamples, seed, out) -> None:
     """Tables 7-10 (paper's values beside) and figures as PNG."""
     import pandas as pd
 
@@ -256,13 +252,10 @@ def report_cmd(scores, data, semantic_encoder, cache_dir, no_cache, resamples, s
             raise StylebenchError(f"{data}: no complete quartet matches the score table")
         enc = None
         if semantic_encoder:
-            from evaluators.paths import embedding_cache_dir
-
             texts = [
                 t for blocks in paths.values() for ps in blocks.values() for p in ps for t in p
             ]
-            cache = None if no_cache else (cache_dir or embedding_cache_dir())
-            enc = _embedded(semantic_encoder, texts, cache)
+            enc = _embedded(semantic_encoder, texts, cache_dir)
         diag = (
             diagnostics(paths["H2L"], enc, resamples, seed),
             diagnostics(paths["LLM2L"], enc, resamples, seed),
@@ -309,7 +302,7 @@ COMMAND.add_command(alias(run_cmd, "score", "Old spelling of `stylebench arb run
 )
 @click.option("--per-stratum", type=int, default=200, show_default=True)
 @click.option("--max-new-tokens", type=int, default=512, show_default=True)
-@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
+@seed_option
 @click.option(
     "--out",
     type=click.Path(path_type=Path),

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from evaluators.metric_math.resampling import DEFAULT_SEED
+from evaluators.cli.options import seed_option
 
 
 def _console():
@@ -66,7 +66,7 @@ def _p(value: float | None) -> str:
     help="Write the comparison as JSON here.",
 )
 @click.option("--n-boot", type=int, default=1000, show_default=True)
-@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
+@seed_option
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Holm's level.")
 @click.option(
     "--fpr",

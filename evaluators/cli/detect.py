@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from evaluators.detect.run import DetectionRun
 
 from evaluators.cli.datasets import no_progress_option
-from evaluators.metric_math.resampling import DEFAULT_SEED
+from evaluators.cli.options import packed, seed_option
 
 
 @click.group("detect")
@@ -70,7 +70,7 @@ def COMMAND() -> None:
     help="FPR budget(s) for TPR@FPR; repeatable. Default: 0.01 (--protocol raid: 0.05 and 0.01).",
 )
 @click.option("--resamples", type=int, default=1000, show_default=True, help="Bootstrap resamples.")
-@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
+@seed_option
 @click.option(
     "--train-fraction",
     type=float,
@@ -140,33 +140,43 @@ def COMMAND() -> None:
     "folder to resume.",
 )
 @no_progress_option
+@packed(
+    "reading",
+    lambda hf_split, **columns: dict(columns, split=hf_split),
+    "text_column",
+    "label_column",
+    "group_columns",
+    "id_column",
+    "split_column",
+    "split_by",
+    "hf_split",
+    "sample",
+    "machine_label",
+    "human_label",
+    "duplicates",
+    "conflicts",
+)
+@packed(
+    "detector_options",
+    lambda hf_machine_class, **lm: dict(lm, machine_label=hf_machine_class),
+    "model",
+    "reference",
+    "max_tokens",
+    "batch_size",
+    "device",
+    "hf_machine_class",
+)
 def run_cmd(
     data: str,
     detectors: tuple[str, ...],
-    text_column: str,
-    label_column: str | None,
-    group_columns: tuple[str, ...],
-    id_column: str | None,
-    split_column: str | None,
-    split_by: str | None,
-    hf_split: str | None,
-    sample: int | None,
+    reading: dict[str, Any],
     fprs: tuple[float, ...],
     resamples: int,
     seed: int,
     train_fraction: float,
-    model: str,
-    reference: str | None,
-    machine_label: str | None,
-    human_label: str | None,
-    hf_machine_class: str | None,
-    duplicates: str,
-    conflicts: str,
+    detector_options: dict[str, Any],
     protocol: str,
     domain_column: str | None,
-    max_tokens: int,
-    batch_size: int,
-    device: str,
     out: Path | None,
     no_progress: bool,
 ) -> None:
@@ -183,15 +193,17 @@ def run_cmd(
 
     console = cli_console()
     fprs = fprs or ((0.05, 0.01) if protocol == "raid" else (0.01,))
+    group_columns = reading["group_columns"]
     if protocol == "raid":
         if domain_column is None and "domain" in group_columns:
             domain_column = "domain"
         if domain_column is not None and domain_column not in group_columns:
-            group_columns = (domain_column, *group_columns)
+            reading["group_columns"] = (domain_column, *group_columns)
     elif domain_column is not None:
         raise click.UsageError("--domain-column applies to --protocol raid")
+    human_label = reading["human_label"]
     if (
-        machine_label is not None
+        reading["machine_label"] is not None
         and human_label is None
         and any(d.startswith("hf:") for d in detectors)
     ):
@@ -199,22 +211,7 @@ def run_cmd(
             "--machine-label names the data's machine label (with --human-label); the "
             "classifier's machine class of an hf: detector is --hf-machine-class"
         )
-    dataset = load_detection_set(
-        data,
-        text_column=text_column,
-        label_column=label_column,
-        group_columns=group_columns,
-        id_column=id_column,
-        split_column=split_column,
-        split_by=split_by,
-        sample=sample,
-        seed=seed,
-        split=hf_split,
-        machine_label=machine_label,
-        human_label=human_label,
-        duplicates=duplicates,
-        conflicts=conflicts,
-    )
+    dataset = load_detection_set(data, seed=seed, **reading)
     out = out or Path("stylebench_results") / "detect" / (Path(data).name.split(".")[0] or "data")
     n_h = dataset.labels.count(0)
     # with a supervised detector only the held-out share is scored (by every detector)
@@ -243,16 +240,10 @@ def run_cmd(
         n_resamples=resamples,
         seed=seed,
         train_fraction=train_fraction,
-        batch_size=batch_size,  # one LM batch per progress step and per resume checkpoint
+        # one LM batch per progress step and per resume checkpoint
+        batch_size=detector_options["batch_size"],
         progress=not no_progress,
-        detector_options={
-            "model": model,
-            "reference": reference,
-            "max_tokens": max_tokens,
-            "batch_size": batch_size,
-            "device": device,
-            "machine_label": hf_machine_class,
-        },
+        detector_options=detector_options,
         log=console.print,
         protocol=protocol,
         domain_column=domain_column,

@@ -1,10 +1,22 @@
-"""Option groups shared by the ``stylebench`` commands, each defined once: the download
-options of every ``build`` (``--download``, ``--mirror``, ``--manual-dir``,
-``--accept-terms``) and the rule that turns them into
-:class:`evaluators.downloads.DownloadSettings`."""
+"""Option groups shared by the ``stylebench`` commands, each defined once with its rule:
+
+* :data:`seed_option`: ``--seed`` (default :data:`~evaluators.metric_math.resampling.DEFAULT_SEED`);
+* :func:`cache_options`: ``--cache-dir`` / ``--no-cache``, given to the command as one
+  ``cache_dir`` (None: no cache) by :func:`cache_dir_from`;
+* :func:`sampling_options`: ``--episode-size`` / ``--per-class``, given as one ``sampling``
+  (:class:`~evaluators.tasks.episodes.Sampling`) by :func:`sampling_from`;
+* :func:`download_options`: ``--download``, ``--mirror``, ``--manual-dir``,
+  ``--accept-terms`` of every ``build``, read by :func:`settings_from`.
+
+:func:`group` declares click options and hands their values to the command as one value;
+:func:`packed` does the second half for options declared one by one (their order in
+``--help`` stays where it is). Heavy imports stay inside the functions.
+"""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +24,120 @@ import click
 
 from dataset_scripts.core.errors import StylebenchError
 from evaluators.downloads import DownloadSettings
+from evaluators.metric_math.resampling import DEFAULT_SEED
+
+#: a click decorator (an option, an argument or a group of them)
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+def packed(name: str, build: Callable[..., Any], *params: str) -> Decorator:
+    """The command gets the values of its click parameters ``params`` as one keyword
+    ``name`` = ``build(**values)`` instead of one keyword each."""
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(command)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            values = {p: kwargs.pop(p) for p in params}
+            return command(*args, **kwargs, **{name: build(**values)})
+
+        return call
+
+    return decorate
+
+
+def group(name: str, build: Callable[..., Any], options: Sequence[Decorator]) -> Decorator:
+    """``options`` (in this order in ``--help``), their values given to the command as one
+    keyword ``name`` = ``build(**values)``."""
+
+    def probe() -> None: ...
+
+    for decorate in options:  # their parameter names, read off a throw-away function
+        decorate(probe)
+    params = [p.name for p in getattr(probe, "__click_params__", [])]
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        command = packed(name, build, *params)(command)
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
+
+
+def options(*decorators: Decorator) -> Decorator:
+    """One decorator applying several click options, in this order in ``--help``."""
+
+    def apply(command: Callable[..., Any]) -> Callable[..., Any]:
+        for decorate in reversed(decorators):
+            command = decorate(command)
+        return command
+
+    return apply
+
+
+# ----------------------------------------------------------------------------- seed
+
+#: ``--seed``: every seeded command's (bootstraps, splits, samples, generation)
+seed_option = click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
+
+
+# ---------------------------------------------------------------------------- cache
+
+
+def cache_dir_from(cache_dir: Path | None, no_cache: bool) -> Path | None:
+    """The embedding cache a command uses: none with ``--no-cache``, else ``--cache-dir``,
+    else the shared default (:func:`evaluators.paths.embedding_cache_dir`)."""
+    from evaluators.paths import embedding_cache_dir
+
+    return None if no_cache else (cache_dir or embedding_cache_dir())
+
+
+def cache_options(help: str) -> Decorator:
+    """``--cache-dir`` (described by ``help``) and ``--no-cache``, given to the command
+    as ``cache_dir`` by :func:`cache_dir_from`."""
+    return group(
+        "cache_dir",
+        cache_dir_from,
+        [
+            click.option("--cache-dir", type=click.Path(path_type=Path), default=None, help=help),
+            click.option(
+                "--no-cache", is_flag=True, help="Do not read or write the embedding cache."
+            ),
+        ],
+    )
+
+
+# ------------------------------------------------------------------------- sampling
+
+
+def sampling_from(episode_size: int | None, per_class: str | None) -> Any:
+    """The :class:`~evaluators.tasks.episodes.Sampling` of ``--episode-size`` and
+    ``--per-class`` (the default when neither is given)."""
+    from evaluators.tasks.episodes import DEFAULT_SAMPLING, Sampling
+
+    if episode_size is None and per_class is None:
+        return DEFAULT_SAMPLING
+    return Sampling(episode_size, per_class)
+
+
+def sampling_options(
+    episode_size_help: str, per_class_help: str, per_class_metavar: str | None = None
+) -> Decorator:
+    """``--episode-size`` and ``--per-class`` (described for the command at hand), given
+    to the command as ``sampling`` by :func:`sampling_from`."""
+    return group(
+        "sampling",
+        sampling_from,
+        [
+            click.option("--episode-size", type=int, default=None, help=episode_size_help),
+            click.option(
+                "--per-class", default=None, metavar=per_class_metavar, help=per_class_help
+            ),
+        ],
+    )
+
+
+# ------------------------------------------------------------------------- download
 
 
 def confirm(question: str) -> bool:

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import click
 
-from evaluators.steb_scores.bootstrap import N_BOOT, SEED
+from evaluators.cli.options import seed_option
+from evaluators.steb_scores.bootstrap import N_BOOT
 from evaluators.steb_scores.clusters import THRESHOLD
 from evaluators.steb_scores.scores import VIEWS
 
@@ -58,7 +59,7 @@ def _safe(name: str) -> str:
 @_results_option
 @_clusters_option
 @click.option("--n-boot", type=int, default=N_BOOT, show_default=True)
-@click.option("--seed", type=int, default=SEED, show_default=True)
+@seed_option
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
@@ -135,7 +136,7 @@ def scores(
 )
 @click.option("--no-paper", is_flag=True, help="Leave the paper's 40 models out.")
 @click.option("--n-boot", type=int, default=N_BOOT, show_default=True)
-@click.option("--seed", type=int, default=SEED, show_default=True)
+@seed_option
 def report(
     results: tuple[Path, ...],
     clusters_file: Path | None,
@@ -184,7 +185,7 @@ def report(
 )
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None)
 @click.option("--n-boot", type=int, default=N_BOOT, show_default=True)
-@click.option("--seed", type=int, default=SEED, show_default=True)
+@seed_option
 def protocol(
     chunk_dir: Path | None, truncate_dir: Path | None, out: Path | None, n_boot: int, seed: int
 ) -> None:

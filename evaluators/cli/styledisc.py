@@ -18,6 +18,7 @@ from evaluators.cli.datasets import (
     list_command,
     list_datasets,
 )
+from evaluators.cli.options import cache_options
 
 
 @click.group(name="styledisc", cls=FamilyGroup)
@@ -175,14 +176,10 @@ def _prompt_section(generator: str, n: int) -> str:
 @click.option(
     "--judge-n", type=int, default=6, show_default=True, help="Triplets per setting the judges see."
 )
-@click.option(
-    "--cache-dir",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Embedding cache of the encoders (default: $STYLEBENCH_CACHE or "
-    "~/.cache/stylebench/embeddings, shared with `stylebench run`).",
+@cache_options(
+    "Embedding cache of the encoders (default: $STYLEBENCH_CACHE or "
+    "~/.cache/stylebench/embeddings, shared with `stylebench run`)."
 )
-@click.option("--no-cache", is_flag=True, help="Do not read or write the embedding cache.")
 @click.option(
     "--out",
     type=click.Path(path_type=Path),
@@ -196,7 +193,6 @@ def run(
     judges: tuple[str, ...],
     judge_n: int,
     cache_dir: Path | None,
-    no_cache: bool,
     out: Path,
 ) -> None:
     """Evaluate metrics, judges and ensembles; write Tables 2-3, per-domain CSV and chart.
@@ -204,7 +200,6 @@ def run(
     import numpy as np
 
     from evaluators.console import cli_console
-    from evaluators.paths import embedding_cache_dir
     from evaluators.styledisc.evaluation import MISSING, evaluate, load_triplets
     from evaluators.styledisc.metrics import EmbeddingMetric, get_metric, metric_votes
     from evaluators.styledisc.report import (
@@ -224,7 +219,7 @@ def run(
     for name in names:
         metric = get_metric(name)
         if isinstance(metric, EmbeddingMetric):
-            metric.cache_dir = None if no_cache else (cache_dir or embedding_cache_dir())
+            metric.cache_dir = cache_dir
         console.print(f"[dim]scoring {len(rows)} triplets with {metric.name}[/dim]")
         votes[metric.name], _, _ = metric_votes(metric, rows)
         families[metric.name], open_source[metric.name] = metric.family, metric.open_source
