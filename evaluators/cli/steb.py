@@ -134,7 +134,10 @@ def _protocol(
 ) -> dict[str, Any]:
     """The RunConfig fields of ``--protocol``, ``--chunk/--truncate``,
     ``--sentence-splitter`` and ``--fit-corpus``."""
-    chunking: bool | str = (sentence_splitter if sentence_splitter != "spacy" else True) and chunk
+    # True: spaCy's sentences (RunConfig's spelling of the default); "regex": the fast splitter
+    chunking: bool | str = (
+        (sentence_splitter if sentence_splitter != "spacy" else True) if chunk else False
+    )
     return {"protocol": protocol, "chunk": chunking, "fit_corpus": fit_corpus}
 
 
