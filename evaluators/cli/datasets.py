@@ -13,7 +13,6 @@ Heavy imports stay inside the functions: this module is imported by ``stylebench
 from __future__ import annotations
 
 import os
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -427,7 +426,7 @@ def build_command(
     ]
     for decorate in reversed(shared):
         build = decorate(build)
-    build = download_options(build, no_progress_option)
+    build = download_options(build)
     return click.command("build", help=help)(build)
 
 
@@ -479,72 +478,6 @@ def list_encoders(_: ListFilters) -> Listing:
             [entry["name"], entry.get("kind", ""), ok, entry.get("description", "")]
         )
     return listing
-
-
-_PROGRESS_ENV = ("HF_HUB_DISABLE_PROGRESS_BARS",)
-
-
-def silence_progress(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
-    """``--no-progress``: also no model-loading or download bars (huggingface_hub,
-    transformers, datasets), for the command's run only.
-
-    huggingface_hub's switch is turned off before the command imports transformers (which
-    takes its default from it at import), datasets' by its own function, and
-    ``HF_HUB_DISABLE_PROGRESS_BARS`` carries it to worker processes the command starts
-    (``--devices``). When the command ends, the environment and every switch are as before
-    (a second command in one process, a test).
-    """
-    if not value:
-        return value
-    from huggingface_hub.utils import (
-        are_progress_bars_disabled,
-        disable_progress_bars,
-        enable_progress_bars,
-    )
-
-    hub_was_on = not are_progress_bars_disabled()
-    transformers_was_on = hub_was_on
-    if "transformers" in sys.modules:
-        from transformers.utils import logging as transformers_logging
-
-        transformers_was_on = transformers_logging.is_progress_bar_enabled()
-    saved_env = {name: os.environ.get(name) for name in _PROGRESS_ENV}
-    # datasets reads its own variable once, at import, and then refuses to switch bars
-    # back on: import it here (every command with bars loads data through it anyway)
-    # and switch its bars off and on by its functions, never by that variable
-    import datasets
-
-    datasets_was_on = datasets.is_progress_bar_enabled()
-    datasets.disable_progress_bars()
-    os.environ.update(dict.fromkeys(_PROGRESS_ENV, "1"))
-    disable_progress_bars()
-    if "transformers" in sys.modules:
-        transformers_logging.disable_progress_bar()
-
-    def restore() -> None:
-        for name, old in saved_env.items():
-            if old is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = old
-        if hub_was_on:
-            enable_progress_bars()
-        if transformers_was_on and "transformers" in sys.modules:
-            from transformers.utils import logging as transformers_logging
-
-            transformers_logging.enable_progress_bar()
-        if datasets_was_on:
-            datasets.enable_progress_bars()
-
-    ctx.call_on_close(restore)
-    return value
-
-
-#: ``--no-progress`` of every command that shows progress
-no_progress_option = click.option(
-    "--no-progress", is_flag=True, callback=silence_progress, help="Hide progress bars "
-    "(also model loading and downloads).",
-)  # fmt: skip
 
 
 def list_datasets(filters: ListFilters) -> Listing:

@@ -13,8 +13,7 @@ if TYPE_CHECKING:
     from evaluators.detect.data import DetectionSet
     from evaluators.detect.run import DetectionRun
 
-from evaluators.cli.datasets import no_progress_option
-from evaluators.cli.options import packed, seed_option
+from evaluators.cli.options import no_progress_option, packed, seed_option
 
 
 @click.group("detect")

@@ -15,9 +15,15 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from dataset_scripts.core.errors import StylebenchError
-from evaluators.cli.datasets import FamilyGroup, no_progress_option
+from evaluators.cli.datasets import FamilyGroup
 from evaluators.cli.datasets import console as _console
-from evaluators.cli.options import cache_options, group, sampling_options, seed_option
+from evaluators.cli.options import (
+    cache_options,
+    group,
+    no_progress_option,
+    sampling_options,
+    seed_option,
+)
 
 if TYPE_CHECKING:
     from evaluators.tasks.episodes import Sampling

@@ -15,8 +15,8 @@ from evaluators.cli.datasets import (
     build_command,
     list_command,
     list_datasets,
-    no_progress_option,
 )
+from evaluators.cli.options import no_progress_option
 
 DEFAULT_OUT = Path("stylebench_results/valla")
 

@@ -58,7 +58,7 @@ def test_no_progress_switches_bars_off_for_the_command_only(monkeypatch, tmp_pat
     from huggingface_hub.utils import are_progress_bars_disabled
     from transformers.utils import logging as transformers_logging
 
-    from evaluators.cli.datasets import no_progress_option
+    from evaluators.cli.options import no_progress_option
 
     monkeypatch.delenv("HF_HUB_DISABLE_PROGRESS_BARS", raising=False)
     seen = {}
