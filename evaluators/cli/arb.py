@@ -21,7 +21,7 @@ from evaluators.cli.datasets import (
     list_command,
     list_datasets,
 )
-from evaluators.cli.options import cache_options, seed_option
+from evaluators.cli.options import cache_options, scoring_lm_options, seed_option
 
 
 @click.group("arb", cls=FamilyGroup)
@@ -111,16 +111,9 @@ def _sample(df, per_block: int, seed: int):
     required=True,
     help="loglik, logrank, entropy, fastdetectgpt, binoculars, tfidf, hf:<model>.",
 )
-@click.option(
-    "--model",
-    default="smollm2",
-    show_default=True,
-    help="Scoring / performer causal LM (folder, <dir>::<file.gguf> or smollm2).",
-)
-@click.option(
-    "--reference",
-    default=None,
-    help="Sampling (Fast-DetectGPT) / observer (Binoculars) model; default: --model.",
+@scoring_lm_options(
+    "Scoring / performer causal LM (folder, <dir>::<file.gguf> or smollm2).",
+    "Sampling (Fast-DetectGPT) / observer (Binoculars) model; default: --model.",
 )
 @click.option("--machine-label", default=None, help="hf:<model>: the machine class.")
 @click.option(

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from evaluators.detect.data import DetectionSet
     from evaluators.detect.run import DetectionRun
 
-from evaluators.cli.options import no_progress_option, packed, seed_option
+from evaluators.cli.options import no_progress_option, packed, scoring_lm_options, seed_option
 
 
 @click.group("detect")
@@ -78,14 +78,9 @@ def COMMAND() -> None:
     help="Supervised detectors: share of each class used for training (seeded); the rest "
     "is evaluated, for every detector.",
 )
-@click.option(
-    "--model",
-    default="smollm2",
-    show_default=True,
-    help="Scoring causal LM of the zero-shot detectors (folder, <dir>::<file.gguf>, smollm2).",
-)
-@click.option(
-    "--reference", default=None, help="Fast-DetectGPT sampling / Binoculars observer model."
+@scoring_lm_options(
+    "Scoring causal LM of the zero-shot detectors (folder, <dir>::<file.gguf>, smollm2).",
+    "Fast-DetectGPT sampling / Binoculars observer model.",
 )
 @click.option(
     "--machine-label",

@@ -1,6 +1,7 @@
 """Option groups shared by the ``stylebench`` commands, each defined once with its rule:
 
 * :data:`seed_option`: ``--seed`` (default :data:`~evaluators.metric_math.resampling.DEFAULT_SEED`);
+* :func:`scoring_lm_options`: ``--model`` / ``--reference`` of the detectors' language model;
 * :func:`cache_options`: ``--cache-dir`` / ``--no-cache``, given to the command as one
   ``cache_dir`` (None: no cache) by :func:`cache_dir_from`;
 * :func:`sampling_options`: ``--episode-size`` / ``--per-class``, given as one ``sampling``
@@ -151,6 +152,21 @@ no_progress_option = click.option(
 
 #: ``--seed``: every seeded command's (bootstraps, splits, samples, generation)
 seed_option = click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
+
+
+# ------------------------------------------------------------------------- model
+
+
+def scoring_lm_options(model_help: str, reference_help: str) -> Decorator:
+    """``--model`` (the causal LM the zero-shot detectors score with; default the bundled
+    SmolLM2 alias) and ``--reference`` (Fast-DetectGPT's sampling / Binoculars' observer
+    model), described for the command at hand: ``arb run`` and ``detect run``."""
+    from evaluators.arb.detectors import SMOLLM2
+
+    return options(
+        click.option("--model", default=SMOLLM2, show_default=True, help=model_help),
+        click.option("--reference", default=None, help=reference_help),
+    )
 
 
 # ---------------------------------------------------------------------------- cache
