@@ -20,7 +20,8 @@ ds.save("built/mine")                                   # a Hub-ready folder, if
 counted drops) and validates them with the shared schemas; :func:`evaluate` embeds every
 unique text once (through :class:`evaluators.run.runner.Runner`, optionally with the on-disk
 cache) and runs the STEB task evaluators (:func:`evaluators.tasks.get_evaluator`) on those
-vectors. It returns :class:`evaluators.tasks.TaskResult` records (``.to_dict()`` for JSON).
+vectors. It returns :class:`evaluators.records.record.ResultRecord` records (``.to_dict()``
+for JSON), the type ``stylebench run`` writes and every reader loads.
 """
 
 from __future__ import annotations
@@ -37,16 +38,14 @@ from dataset_scripts.custom.build import BuildOptions, form_tables
 from dataset_scripts.custom.readers import Source, read_source
 from evaluators.data import DEFAULT_SPLIT, Table, available_configs, load_table, rows_fingerprint
 from evaluators.records.record import ResultRecord
-from evaluators.run.runner import RunRecord, TaskSpec, check_sampling
+from evaluators.run.runner import TaskSpec, check_sampling
 from evaluators.run.service import (
     RunConfig,
     load_encoder,
     plan,
-    prepare_encoder,
     run_specs,
-    runner_for,
 )
-from evaluators.tasks import DEFAULT_SEED, EVALUATORS, Sampling, TaskResult, check_tasks
+from evaluators.tasks import DEFAULT_SEED, EVALUATORS, Sampling, check_tasks
 
 __all__ = ["Dataset", "evaluate"]
 
@@ -200,10 +199,12 @@ def evaluate(
     episode_size: int | None = None,
     per_class: int | str | None = None,
     submetrics: dict[str, list[str]] | None = None,
-) -> list[TaskResult]:
+) -> list[ResultRecord]:
     """Evaluate ``encoder`` (a built-in or model name, or any object with ``encode``) on
     ``dataset`` (a :class:`Dataset`, a built folder or a Hub id) for ``tasks`` (default:
-    every task its schemas serve). Returns one :class:`TaskResult` per task; writes no
+    every task its schemas serve). Returns one result record per task
+    (:class:`evaluators.records.record.ResultRecord`: ``main_score``, ``metrics``, ``task``,
+    ``dataset``, ...; ``.to_json()`` gives what ``stylebench run`` writes); writes no
     file (unless ``cache_dir`` is given: then vectors are cached there).
 
     ``episode_size`` (``k`` texts of a class mean-pooled into one sample; ``-1`` = all of
@@ -216,7 +217,7 @@ def evaluate(
     texts, as ``stylebench run`` does without ``--fit-corpus``.
     """
     config = _config(tasks, seed, cache_dir, progress, episode_size, per_class, submetrics)
-    return [record.result for record in _run(encoder, dataset, config)]
+    return _run(encoder, dataset, config)
 
 
 def run(
@@ -232,15 +233,11 @@ def run(
     per_class: int | str | None = None,
     submetrics: dict[str, list[str]] | None = None,
 ) -> list[ResultRecord]:
-    """As :func:`evaluate`, returning the typed result records
-    (:class:`evaluators.records.record.ResultRecord`, what ``stylebench run`` writes; also
-    written under ``out`` when given): the same records as the CLI for the same run."""
+    """As :func:`evaluate`, and the records are also written under ``out`` when given
+    (``<out>/<model>/<dataset>/<task>.json``, what ``stylebench run`` writes; each
+    record's ``path`` says where): the same records as the CLI for the same run."""
     config = _config(tasks, seed, cache_dir, progress, episode_size, per_class, submetrics, out)
-    model, name = load_encoder(encoder, config)
-    specs, tables = _plan(dataset, config)
-    prepare_encoder(model, specs, config, tables)
-    runner = runner_for(model, name, config)
-    return [runner.result_record(r) for r in runner.run(specs, whole_run=False, tables=tables)]
+    return _run(encoder, dataset, config)
 
 
 def _config(
@@ -293,7 +290,7 @@ def _plan(
     return specs, by_key
 
 
-def _run(encoder: Any, dataset: Dataset | str | Path, config: RunConfig) -> list[RunRecord]:
+def _run(encoder: Any, dataset: Dataset | str | Path, config: RunConfig) -> list[ResultRecord]:
     model, name = load_encoder(encoder, config)
     specs, tables = _plan(dataset, config)
     return run_specs(model, name, specs, config, tables=tables)

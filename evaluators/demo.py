@@ -13,8 +13,8 @@ from dataset_scripts.demo.build import HUB_ID
 from dataset_scripts.demo.source_text import SENTENCES
 from dataset_scripts.registry import get_dataset
 from evaluators.encoders import get_encoder, list_encoders
+from evaluators.records.record import ResultRecord
 from evaluators.report import chance_levels, plot_scores, summary_rows, write_csv
-from evaluators.run.runner import RunRecord
 from evaluators.run.service import RunConfig, plan, run_specs
 
 DEMO_MODELS = ("tfidf-ngrams", "function-words", "stylometric", "minilm")
@@ -24,7 +24,7 @@ DEMO_ALSO = {"order_alignment": ("accuracy",)}
 
 @dataclass
 class DemoOutput:
-    records: dict[str, list[RunRecord]]
+    records: dict[str, list[ResultRecord]]
     dataset_dir: Path
     results_dir: Path
     csv_path: Path
@@ -64,18 +64,20 @@ def run_demo(out: Path, models: list[str] | None = None, progress: bool = True) 
         skipped = {}
     config = RunConfig(cache_dir=out / "cache", out_dir=out / "results", progress=progress)
     specs = plan([str(dataset_dir)], config)
-    records: dict[str, list[RunRecord]] = {}
+    records: dict[str, list[ResultRecord]] = {}
     timings: dict[str, dict[str, float]] = {}
     for name in models:
         started = time.perf_counter()
         encoder = make_encoder(name)
         loaded = time.perf_counter() - started
         records[name] = run_specs(encoder, name, specs, config)
-        stats = {id(r.embedding): r.embedding for r in records[name]}.values()
+        # a dataset is embedded once for all its tasks: each of its records carries
+        # that step's seconds
+        encode = {r.dataset.name: r.timings["encode_seconds"] for r in records[name]}
         timings[name] = {
             "load": loaded,
-            "encode": sum(st.seconds for st in stats),
-            "evaluate": sum(r.evaluation_seconds for r in records[name]),
+            "encode": sum(encode.values()),
+            "evaluate": sum(r.timings["evaluation_seconds"] for r in records[name]),
         }
     rows = summary_rows(records, DEMO_ALSO)
     csv_path = write_csv(rows, out / "summary.csv")

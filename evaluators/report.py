@@ -6,14 +6,14 @@ import csv
 from collections.abc import Sequence
 from pathlib import Path
 
-from evaluators.run.runner import RunRecord
+from evaluators.records.record import ResultRecord
 from evaluators.tasks.facts import TASK_FACTS
 
 Row = tuple[str, str, str, str, float]  # model, dataset, task, main score name, value
 
 
 def summary_rows(
-    records_by_model: dict[str, Sequence[RunRecord]],
+    records_by_model: dict[str, Sequence[ResultRecord]],
     also: dict[str, Sequence[str]] | None = None,
 ) -> list[Row]:
     """One row per (model, dataset, task) main score, plus the metrics named in
@@ -21,11 +21,9 @@ def summary_rows(
     rows = []
     for model, records in records_by_model.items():
         for r in records:
-            names = [r.result.main_score_name, *(also or {}).get(r.result.task_type, ())]
+            names = [r.main_score_name, *(also or {}).get(r.task, ())]
             for name in dict.fromkeys(names):
-                rows.append(
-                    (model, r.result.dataset, r.result.task_type, name, r.result.metrics[name])
-                )
+                rows.append((model, r.dataset.name, r.task, name, r.metrics[name]))
     return rows
 
 
@@ -48,7 +46,7 @@ def readable(name: str) -> str:
     return METRIC_LABELS.get(name, name.replace("_", " "))
 
 
-def chance_levels(records_by_model: dict[str, Sequence[RunRecord]]) -> dict[tuple, float]:
+def chance_levels(records_by_model: dict[str, Sequence[ResultRecord]]) -> dict[tuple, float]:
     """The score a random encoder gets, per (dataset, task, metric) where it is known
     from the result's counts: AUROC 0.5; V-measure 0; order-alignment accuracy 1/k for
     sequences of k positions (a random assignment has one fixed point on average); MRR
@@ -60,15 +58,15 @@ def chance_levels(records_by_model: dict[str, Sequence[RunRecord]]) -> dict[tupl
     chance: dict[tuple, float] = {}
     for records in records_by_model.values():
         for r in records:
-            res, counts = r.result, r.result.counts
-            key = (res.dataset, res.task_type)
-            if res.task_type in ("all_to_all_pairs", "predefined_pairs"):
+            task, counts = r.task, r.counts
+            key = (r.dataset.name, task)
+            if task in ("all_to_all_pairs", "predefined_pairs"):
                 chance[(*key, "auc")] = 0.5
-            elif res.task_type == "clustering":
+            elif task == "clustering":
                 chance[(*key, "v_measure")] = 0.0
-            elif res.task_type == "order_alignment" and counts.get("n_positions"):
+            elif task == "order_alignment" and counts.get("n_positions"):
                 chance[(*key, "accuracy")] = 1.0 / counts["n_positions"]
-            elif res.task_type == "retrieval" and counts.get("n_queries") == counts.get(
+            elif task == "retrieval" and counts.get("n_queries") == counts.get(
                 "n_targets", -1
             ):  # one target per author
                 chance[(*key, "mrr")] = _mrr_chance(counts["n_targets"])

@@ -369,10 +369,7 @@ class StebEvaluator(BaseEvaluator):
                 done = run_specs(encoder, name, specs, config, tables=self.tables, whole_run=False)
                 seconds = time.perf_counter() - started
                 records += done
-                scores = ", ".join(
-                    f"{r.result.task_type} {r.result.main_score_name} {r.result.main_score:.4f}"
-                    for r in done
-                )
+                scores = ", ".join(f"{r.task} {r.main_score_name} {r.main_score:.4f}" for r in done)
                 line = (
                     f"{self.name} [{i}/{len(groups)}] {names[dataset]}: {scores} ({seconds:.1f} s)"
                 )
@@ -398,13 +395,7 @@ class StebEvaluator(BaseEvaluator):
         finally:
             if was_training:
                 model.train()
-        scores = {
-            (r.extra.get("id") or r.result.dataset, r.result.task_type): (
-                r.result.main_score_name,
-                float(r.result.main_score),
-            )
-            for r in records
-        }
+        scores = {(r.dataset.id, r.task): (r.main_score_name, float(r.main_score)) for r in records}
         return training_metrics(self.benchmark, scores), records
 
     def __call__(
@@ -462,28 +453,27 @@ class StebEvaluator(BaseEvaluator):
         nano = {nano_id(source): (source, cap) for source, cap in NANO_DATASETS}
         results = []
         for r in self.last_records:
-            res = r.result
-            ident = r.extra.get("id") or res.dataset
+            ident = r.dataset.id
             dataset: dict[str, Any] = {}
             if ident.startswith(NANO_PREFIX) and ident in nano:
                 source, cap = nano[ident]
                 spec = specs[source]
                 dataset = {"type": spec.repo, "name": f"STEB-nano(v1) sample of {spec.repo}"}
                 config = spec.config or None
-                dataset["args"] = {"benchmark": "STEB-nano(v1)", "cap": cap, "seed": res.seed}
+                dataset["args"] = {"benchmark": "STEB-nano(v1)", "cap": cap, "seed": r.seed}
             elif ident in specs:
                 spec = specs[ident]
                 dataset = {"type": spec.repo, "name": spec.repo}
                 config = spec.config or None
             else:  # a dataset of the user's: its recorded Hub id or name, its config
-                repo = r.extra.get("repo") or ident
+                repo = r.dataset.repo or ident
                 dataset = {"type": repo, "name": repo}
-                config = res.config
+                config = r.dataset.config
             if config:
                 dataset["config"] = config
                 dataset["name"] += f" ({config})"
-            dataset["split"] = res.split
-            task = res.task_type
+            dataset["split"] = r.dataset.split
+            task = r.task
             results.append(
                 {
                     "task": {
@@ -493,9 +483,9 @@ class StebEvaluator(BaseEvaluator):
                     "dataset": dataset,
                     "metrics": [
                         {
-                            "type": res.main_score_name,
-                            "value": float(res.main_score),
-                            "name": f"{task} {res.main_score_name} ({self.name})",
+                            "type": r.main_score_name,
+                            "value": float(r.main_score),
+                            "name": f"{task} {r.main_score_name} ({self.name})",
                         }
                     ],
                 }

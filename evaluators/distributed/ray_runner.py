@@ -44,8 +44,9 @@ from dataset_scripts.core.url_credentials import redact
 from evaluators.distributed.reachability import JOIN_SECONDS, check_reachable
 
 if TYPE_CHECKING:  # workers import the heavy modules only after setting the environment
+    from evaluators.records.record import ResultRecord
     from evaluators.run.config import RunConfig
-    from evaluators.run.runner import RunRecord, TaskSpec
+    from evaluators.run.runner import TaskSpec
 
 # environment the workers need to behave like the driver (offline hub, caches)
 _FORWARDED_ENV = (
@@ -211,7 +212,7 @@ def run_job(
     config: RunConfig | Mapping[str, Any],
     cwd: str,
     env: Mapping[str, str] | None = None,
-) -> list[RunRecord]:
+) -> list[ResultRecord]:
     """Body of one Ray task (also callable in-process). ``env`` (the driver's offline
     and cache settings) is applied before the first stylebench import of the worker:
     Ray sends ``job`` as plain data (:func:`_job_fields`), the run's config whole as
@@ -249,7 +250,7 @@ def run_job(
             runner.cache.close()
     node = _ray_node()
     for record in records:  # where each result was computed (not written to its JSON)
-        record.extra["ray_node"] = node
+        record.node = node
     return records
 
 
@@ -261,12 +262,12 @@ def _ray_node() -> str | None:
     return str(ray.get_runtime_context().get_node_id())
 
 
-def results_per_node(by_model: Mapping[str, Sequence[RunRecord]]) -> dict[str, int]:
+def results_per_node(by_model: Mapping[str, Sequence[ResultRecord]]) -> dict[str, int]:
     """``{node id: results}`` of a :func:`run_on_ray` run, most first."""
     counts: dict[str, int] = defaultdict(int)
     for records in by_model.values():
         for record in records:
-            counts[str(record.extra.get("ray_node") or "?")] += 1
+            counts[str(record.node or "?")] += 1
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
@@ -279,7 +280,7 @@ def run_on_ray(
     num_cpus: float = 1.0,
     num_gpus: float = 0.0,
     encoders: Mapping[str, Any] | None = None,
-) -> dict[str, list[RunRecord]]:
+) -> dict[str, list[ResultRecord]]:
     """Run every (model, dataset) job as a Ray task; records per model, in plan order.
 
     ``datasets`` are refs (planned with :func:`evaluators.run.service.plan`) or the
@@ -337,7 +338,7 @@ def run_on_ray(
         task.remote(_job_fields(job), shipped[job.model], shipped_config, cwd, env): job
         for job in order
     }
-    finished: dict[Job, list[RunRecord]] = {}
+    finished: dict[Job, list[ResultRecord]] = {}
     failures: list[str] = []
     bar = tqdm(
         total=len(jobs), desc="ray jobs (model x dataset)", unit="job", disable=not config.progress
@@ -373,7 +374,7 @@ def run_on_ray(
             f"(e.g. {unseen[0]}): --out must be on storage shared by every node"
         )
     # keyed by the name the records carry (credentials of a URL shown as ***)
-    by_model: dict[str, list[RunRecord]] = {redact(model): [] for model in models}
+    by_model: dict[str, list[ResultRecord]] = {redact(model): [] for model in models}
     for job in jobs:
         by_model[redact(job.model)].extend(finished[job])
     return by_model

@@ -1,6 +1,9 @@
-"""The one typed result record of stylebench: what a (model, dataset, task) run produced,
-written by the runner, read back by every reader (resume, STEB scores, reports, the
-results repository, comparisons), versioned and migrated.
+"""The one result type of stylebench, in memory and on disk: what a (model, dataset, task)
+run produced. The runner returns it (so do ``api.evaluate``, ``api.run``, the demo, Ray
+and the Space) and writes it; every reader reads it back (resume, STEB scores, reports,
+the results repository, comparisons); versioned and migrated. (A task evaluator's own
+output, :class:`evaluators.tasks.base.TaskResult`, holds only the scores; the runner
+wraps it into this record once.)
 
 Layout (``schema_version`` 2; a file without ``schema_version`` is version 1, the
 runner's dict before this module, and is migrated on read):
@@ -117,6 +120,13 @@ class ResultRecord:
     schema_version: int = SCHEMA_VERSION
     migrated_from: int | None = None
     evaluation_time: float | None = None  # seconds, encoding and scoring (as MTEB's)
+    # Not part of the record (never written, never read from a file, not compared): how
+    # this process came by it. ``path``: the file a run wrote it to or read it from;
+    # ``resumed``: a run found it already written and read it back instead of evaluating;
+    # ``node``: the Ray node that evaluated it.
+    path: Path | None = field(default=None, compare=False, repr=False)
+    resumed: bool = field(default=False, compare=False, repr=False)
+    node: str | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.evaluation_time is None:
@@ -407,6 +417,7 @@ def load_record(path: Path) -> ResultRecord:
     except (OSError, UnicodeDecodeError) as error:
         raise DataError(f"{path}: not a readable result JSON ({error})") from None
     record = ResultRecord.from_json(text, str(path))
+    record.path = Path(path)
     if is_sidecar_ref(record.items):
         try:
             record.items = read_sidecar(record.items, Path(path))

@@ -9,7 +9,7 @@ import platform
 import time
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -75,22 +75,15 @@ class EmbeddingStats:
     seconds: float = 0.0
 
 
-@dataclass
-class RunRecord:
-    result: TaskResult
-    path: Path | None
-    embedding: EmbeddingStats
-    evaluation_seconds: float
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
 class UnitsFailed(StylebenchError):
     """Some (dataset, task) units of a run could not be scored (each named with its
     cause in the message, one line); every other unit ran and wrote its result, so a
     rerun resumes them. ``records``: the finished units' records; ``failures``: one
     line per failed unit."""
 
-    def __init__(self, failures: Sequence[str], records: Sequence[RunRecord], total: int) -> None:
+    def __init__(
+        self, failures: Sequence[str], records: Sequence[ResultRecord], total: int
+    ) -> None:
         self.failures = list(failures)
         self.records = list(records)
         self.total = total
@@ -305,8 +298,9 @@ class Runner:
         resume: bool | None = None,
         whole_run: bool = True,
         tables: Any = None,
-    ) -> list[RunRecord]:
-        """Evaluate every spec; with ``resume`` (default: the config's), a task whose result file already holds
+    ) -> list[ResultRecord]:
+        """Evaluate every spec into its result record (written under the output folder
+        when there is one; :attr:`ResultRecord.path` says where); with ``resume`` (default: the config's), a task whose result file already holds
         this model identity, seed and dataset fingerprint is read back, not recomputed
         (and a dataset whose tasks are all done is not embedded at all). ``whole_run``:
         ``specs`` are the whole run, so episodes that apply to none of them are an error
@@ -357,9 +351,8 @@ class Runner:
                     failures.append(unit_failure(table, spec.task_type, error))
                     continue
                 seconds = time.perf_counter() - started
-                record = RunRecord(
+                record = self._record(
                     result,
-                    None,
                     stats,
                     seconds,
                     {
@@ -371,7 +364,7 @@ class Runner:
                         "schema": table.kind,
                     },
                 )
-                record.path = self._write(record)
+                self._write(record)
                 records.append(record)
         if failures:
             raise UnitsFailed(failures, records, len(records) + len(failures))
@@ -382,8 +375,9 @@ class Runner:
             return None
         return self.out_dir / run_relpath(self.model_name, dataset, task_type)
 
-    def _finished(self, task_type: str, table: Table) -> RunRecord | None:
-        """The stored record of this task when it matches model, seed and data."""
+    def _finished(self, task_type: str, table: Table) -> ResultRecord | None:
+        """The stored record of this task when it matches model, seed and data (read back
+        as it is, marked ``resumed``)."""
         from evaluators.records.record import load_record
 
         path = self.result_path(table.name, task_type)
@@ -404,32 +398,8 @@ class Runner:
             or stored.versions.get("stylebench") != package_versions().get("stylebench")
         ):
             return None
-        result = TaskResult(
-            task_type=task_type,
-            dataset=table.name,
-            config=table.config,
-            split=table.split,
-            main_score_name=stored.main_score_name,
-            main_score=stored.main_score,
-            metrics=stored.metrics,
-            counts=stored.counts,
-            seed=stored.seed,
-            details=details,
-            items=stored.items,
-        )
-        stats = EmbeddingStats(
-            n_texts=stored.embedding.get("texts", 0),
-            n_unique=stored.embedding.get("unique_texts", 0),
-            n_encoded=0,
-            n_from_cache=stored.embedding.get("unique_texts", 0),
-        )
-        return RunRecord(
-            result,
-            path,
-            stats,
-            0.0,
-            {"fingerprint": table.fingerprint, "ref": table.dataset, "resumed": True},
-        )
+        stored.path, stored.resumed = path, True
+        return stored
 
     def _same_sampling(self, task_type: str, details: dict[str, Any]) -> bool:
         """Whether a stored result used the sampling and sub-metrics this run asks for
@@ -443,18 +413,19 @@ class Runner:
         have = {name: v.get("classes") for name, v in details.get("submetrics", {}).items()}
         return wanted == have
 
-    def result_record(self, record: RunRecord) -> ResultRecord:
-        """The typed result record of one evaluated task (:mod:`evaluators.records.record`)."""
+    def _record(
+        self,
+        result: TaskResult,
+        embedding: EmbeddingStats,
+        evaluation_seconds: float,
+        extra: dict[str, Any],
+    ) -> ResultRecord:
+        """The result record of one evaluated task (:mod:`evaluators.records.record`):
+        the task's scores with the model, the dataset (``extra``: its ref, id, repo,
+        schema and fingerprint), the run's settings, embedding counts and timings."""
         from evaluators.records.ids import result_dataset_id
-        from evaluators.records.record import (
-            DatasetInfo,
-            ModelInfo,
-            ResultRecord,
-            hardware,
-            run_settings,
-        )
+        from evaluators.records.record import DatasetInfo, ModelInfo, hardware, run_settings
 
-        result, extra = record.result, record.extra
         ref = str(extra.get("ref", ""))
         details = result.details
         return ResultRecord(
@@ -483,14 +454,14 @@ class Runner:
             ),
             counts=result.counts,
             embedding={
-                "texts": record.embedding.n_texts,
-                "unique_texts": record.embedding.n_unique,
-                "texts_encoded": record.embedding.n_encoded,
-                "texts_from_cache": record.embedding.n_from_cache,
+                "texts": embedding.n_texts,
+                "unique_texts": embedding.n_unique,
+                "texts_encoded": embedding.n_encoded,
+                "texts_from_cache": embedding.n_from_cache,
             },
             timings={
-                "encode_seconds": round(record.embedding.seconds, 4),
-                "evaluation_seconds": round(record.evaluation_seconds, 4),
+                "encode_seconds": round(embedding.seconds, 4),
+                "evaluation_seconds": round(evaluation_seconds, 4),
             },
             execution={"batch_size": self.encode_batch_size},
             versions=package_versions(),
@@ -523,12 +494,12 @@ class Runner:
             meta[key] = value if isinstance(value, int) else None
         return meta
 
-    def _write(self, record: RunRecord) -> Path | None:
+    def _write(self, record: ResultRecord) -> None:
+        """Write ``record`` under the output folder (when there is one) and note where."""
         if self.out_dir is None:
-            return None
+            return
         from evaluators.records.record import write_record
 
-        result = record.result
-        path = self.result_path(result.dataset, result.task_type)
+        path = self.result_path(record.dataset.name, record.task)
         assert path is not None
-        return write_record(self.result_record(record), path)
+        record.path = write_record(record, path)

@@ -25,10 +25,10 @@ from typing import Any
 from dataset_scripts.core.errors import StylebenchError
 from dataset_scripts.core.url_credentials import redact
 from evaluators.data import Table
+from evaluators.records.record import ResultRecord
 from evaluators.run.config import RunConfig
 from evaluators.run.runner import (
     Runner,
-    RunRecord,
     TaskSpec,
     UnitsFailed,
     check_sampling,
@@ -137,7 +137,7 @@ def run_specs(
     *,
     tables: Mapping[TableKey, Table] | None = None,
     whole_run: bool = False,
-) -> list[RunRecord]:
+) -> list[ResultRecord]:
     """Prepare ``encoder`` and run ``specs`` (``tables``: rows already in memory, keyed by
     (dataset, config, split), for data that is not a folder or Hub id). ``specs`` come
     from :func:`plan` (or a route's own plan of rows in memory), which checked them;
@@ -153,7 +153,7 @@ def run(
     config: RunConfig,
     *,
     on_encoder: Callable[[str, Any], None] | None = None,
-) -> dict[str, list[RunRecord]]:
+) -> dict[str, list[ResultRecord]]:
     """Run every model on every planned (dataset, task): ``datasets`` are refs (planned
     with :func:`plan`) or specs :func:`plan` returned (checked there, not again).
     ``on_encoder(name, encoder)`` is called once each encoder is prepared (the CLI
@@ -163,7 +163,7 @@ def run(
         if datasets and isinstance(datasets[0], TaskSpec)
         else plan([str(d) for d in datasets], config)
     )
-    out: dict[str, list[RunRecord]] = {}
+    out: dict[str, list[ResultRecord]] = {}
     failures: list[str] = []
     total = 0
     for model in models:

@@ -57,9 +57,9 @@ def bench_embed_once() -> bool:
         records = Runner(
             encoder, "function-words", cache_dir=Path(tmp) / "cache", progress=False
         ).run(specs)
-    tasks = sorted({r.result.task_type for r in records})
-    unique = records[0].embedding.n_unique
-    needed = records[0].embedding.n_texts
+    tasks = sorted({r.task for r in records})
+    unique = records[0].embedding["unique_texts"]
+    needed = records[0].embedding["texts"]
     ratio = len(encoder.calls) / unique
     print(f"(a) embed-once on {HUB_ID}: tasks={tasks}")
     print(

@@ -19,7 +19,7 @@ def test_from_pandas_and_from_texts_evaluate_in_memory(tmp_path: Path, monkeypat
     frame = pd.DataFrame(corpus_rows())
     ds = Dataset.from_pandas(frame, label_column="author", doc_column="document", chunk_words=30)
     results = evaluate("function-words", ds, tasks=["clustering", "all_to_all_pairs"])
-    assert [r.task_type for r in results] == ["clustering", "all_to_all_pairs"]
+    assert [r.task for r in results] == ["clustering", "all_to_all_pairs"]
     assert os.listdir(tmp_path) == []  # nothing written
     same = Dataset.from_texts(
         frame["text"].tolist(),
@@ -42,7 +42,7 @@ def test_from_pandas_and_from_texts_evaluate_in_memory(tmp_path: Path, monkeypat
         texts_per_query=3,
     )
     (result,) = evaluate("function-words", retrieval)
-    assert result.task_type == "retrieval" and result.counts["n_queries"] == 3
+    assert result.task == "retrieval" and result.counts["n_queries"] == 3
 
 
 def test_api_errors_name_the_problem() -> None:

@@ -44,7 +44,7 @@ def _evaluate(folder: Path, tasks: list[str]) -> dict[str, float]:
 
     runner = Runner(get_encoder("function-words"), "function-words", progress=False)
     records = runner.run(plan_tasks([str(folder)], tasks))
-    return {r.result.task_type: r.result.main_score for r in records}
+    return {r.task: r.main_score for r in records}
 
 
 @pytest.mark.parametrize("kind", [*TABLE_FORMATS, "txt_folder", "txt_pattern"])

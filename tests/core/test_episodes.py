@@ -357,17 +357,17 @@ def test_runner_embeds_each_unique_text_once_with_episodes(tmp_path) -> None:
     records = runner.run(specs)
     assert len(encoder.seen) == len(set(encoder.seen)) == 40  # 2 labels x 4 episodes x 5
     for record in records:
-        assert record.result.details["sampling"]["episodes_per_class"] == 4
+        assert record.details["sampling"]["episodes_per_class"] == 4
     # resume reuses results of the same sampling only
     again = Runner(
         encoder, "counting", out_dir=tmp_path / "out", progress=False, sampling=Sampling(5, 4)
     )
     resumed = again.run(specs, resume=True)
-    assert len(resumed) == len(specs) and all(r.extra.get("resumed") for r in resumed)
+    assert len(resumed) == len(specs) and all(r.resumed for r in resumed)
     other = Runner(
         encoder, "counting", out_dir=tmp_path / "out", progress=False, sampling=Sampling(5, 2)
     )
-    assert not any(r.extra.get("resumed") for r in other.run(specs, resume=True))
+    assert not any(r.resumed for r in other.run(specs, resume=True))
     with pytest.raises(DataError, match="apply to none of the tasks"):
         Runner(encoder, "c", progress=False, sampling=Sampling(-1)).run(specs)
 
@@ -423,7 +423,7 @@ def test_an_encoder_that_reads_episodes_gets_each_episode_once(tmp_path) -> None
         encoder, "reader", cache_dir=tmp_path / "cache", progress=False, sampling=Sampling(3, 3)
     )
     specs = [TaskSpec(str(folder), t, "labelled_texts") for t in ("clustering", "all_to_all_pairs")]
-    records = {r.result.task_type: r.result for r in runner.run(specs)}
+    records = {r.task: r for r in runner.run(specs)}
     assert encoder.texts == []  # no per-text vectors: the episodes are the inputs
     assert len(encoder.episodes) == len(set(encoder.episodes)) == 9  # 3 labels x 3, once
     # by hand: the episodes the authors' rule forms, each encoded as a whole

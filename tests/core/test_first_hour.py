@@ -96,7 +96,7 @@ def test_chance_levels_from_counts() -> None:
     from evaluators.report import chance_levels
 
     def record(task, counts):
-        return SimpleNamespace(result=SimpleNamespace(dataset="d", task_type=task, counts=counts))
+        return SimpleNamespace(dataset=SimpleNamespace(name="d"), task=task, counts=counts)
 
     levels = chance_levels(
         {

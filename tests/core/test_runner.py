@@ -92,7 +92,10 @@ def test_three_tasks_embed_each_unique_text_once(toy_folder: Path, tmp_path: Pat
     unique = 36  # 12 plain + 12 shout + 12 contracted, shared by the three tasks
     assert len(encoder.encoded) == unique == len(set(encoder.encoded))
     assert len(records) == len(specs)
-    assert all(r.embedding.n_unique == unique and r.embedding.n_encoded == unique for r in records)
+    assert all(
+        r.embedding["unique_texts"] == unique and r.embedding["texts_encoded"] == unique
+        for r in records
+    )
     payload = json.loads(records[0].path.read_text())
     for key in (
         "main_score",
@@ -113,7 +116,7 @@ def test_three_tasks_embed_each_unique_text_once(toy_folder: Path, tmp_path: Pat
         again, "toy", cache_dir=tmp_path / "cache", out_dir=tmp_path / "out2", progress=False
     ).run(specs)
     assert again.encoded == []  # all from cache
-    assert [r.result.metrics for r in records2] == [r.result.metrics for r in records]
+    assert [r.metrics for r in records2] == [r.metrics for r in records]
 
 
 def test_killed_run_resumes_without_reembedding(toy_folder: Path, tmp_path: Path) -> None:
@@ -144,8 +147,8 @@ def test_identity_separates_cache(toy_folder: Path, tmp_path: Path) -> None:
 
 def test_same_seed_same_scores_different_seed_runs(toy_folder: Path) -> None:
     specs = plan_tasks([str(toy_folder)], ["clustering"])
-    a = Runner(CountingEncoder(), "toy", seed=1, progress=False).run(specs)[0].result
-    b = Runner(CountingEncoder(), "toy", seed=1, progress=False).run(specs)[0].result
+    a = Runner(CountingEncoder(), "toy", seed=1, progress=False).run(specs)[0]
+    b = Runner(CountingEncoder(), "toy", seed=1, progress=False).run(specs)[0]
     assert a.metrics == b.metrics and a.seed == 1
 
 
@@ -155,8 +158,8 @@ def test_resume_reuses_matching_results(toy_folder: Path, tmp_path: Path) -> Non
     again = CountingEncoder()
     resumed = Runner(again, "toy", out_dir=tmp_path / "out", progress=False).run(specs, resume=True)
     assert again.encoded == []  # every task was done: nothing embedded, nothing evaluated
-    assert len(resumed) == len(first) and all(r.extra.get("resumed") for r in resumed)
-    assert [r.result.metrics for r in resumed] == [r.result.metrics for r in first]
+    assert len(resumed) == len(first) and all(r.resumed for r in resumed)
+    assert [r.metrics for r in resumed] == [r.metrics for r in first]
     other_seed = CountingEncoder()
     Runner(other_seed, "toy", out_dir=tmp_path / "out", seed=7, progress=False).run(
         specs, resume=True

@@ -33,7 +33,7 @@ def test_steb_by_task_draws_the_recorded_scores(demo, tmp_path: Path) -> None:
     assert 10_000 < made["bytes"] < 150_000
     for model, records in demo.records.items():
         for r in records:
-            assert made["scores"][model][r.result.task_type] == round(r.result.main_score, 4)
+            assert made["scores"][model][r.task] == round(r.main_score, 4)
     assert set(made["scores"]) == set(figures.COMPARED)
     assert len(made["scores"]["stylometric"]) == 4  # the demo's four task types
 

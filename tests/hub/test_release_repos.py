@@ -172,17 +172,17 @@ def test_release_repo_by_hub_id_runs_each_config(
     encoder = get_encoder("function-words")
     records = Runner(encoder, "function-words", out_dir=tmp_path / "res", progress=False).run(specs)
     for record in records:
-        table = load_table(REPO, record.result.config)
-        assert record.result.counts["n_pairs"] == expected[record.result.config]
+        table = load_table(REPO, record.dataset.config)
+        assert record.counts["n_pairs"] == expected[record.dataset.config]
         vectors = {
             t: v / (np.linalg.norm(v) or 1.0) for t, v in zip(*_embed(encoder, table), strict=True)
         }
         scores = [float(vectors[r["text1"]] @ vectors[r["text2"]]) for r in table.rows]
         labels = [r["label"] for r in table.rows]
-        assert record.result.main_score == pytest.approx(roc_auc_score(labels, scores), abs=1e-9)
+        assert record.main_score == pytest.approx(roc_auc_score(labels, scores), abs=1e-9)
         payload = json.loads(record.path.read_text())["dataset"]
         assert payload["repo"] == REPO and payload["schema"] == "text_pairs"
-        assert payload["id"] == f"steb/pan23_style_change_{record.result.config}"
+        assert payload["id"] == f"steb/pan23_style_change_{record.dataset.config}"
     scores = load_results([tmp_path / "res"])
     assert sorted(s.dataset for s in scores) == [
         "steb/pan23_style_change_easy",

@@ -93,10 +93,8 @@ def test_stel_feature_counts(stel_feature: Path) -> None:
 
 def test_function_words_order_alignment_pinned(stel_feature: Path, corpora: Path) -> None:
     encoder = get_encoder("function-words")
-    record = Runner(encoder, "function-words", progress=False).run(plan_tasks([str(stel_feature)]))[
-        0
-    ]
-    result = record.result
+    records = Runner(encoder, "function-words", progress=False).run(plan_tasks([str(stel_feature)]))
+    result = records[0]
     assert result.counts["n_pairs"] == 14_850
     assert result.metrics["accuracy"] == pytest.approx(PINNED_ACCURACY, abs=1e-12)
     assert result.metrics["distractor_accuracy"] == pytest.approx(PINNED_DISTRACTOR, abs=1e-12)

@@ -51,7 +51,7 @@ def _run(demo: Path, cache_dir: Path) -> tuple[float, int]:
     )
     (record,) = runner.run(plan_tasks([str(demo)], ["all_to_all_pairs"]))
     runner.cache.close()
-    return record.result.metrics["auc"], record.embedding.n_encoded
+    return record.metrics["auc"], record.embedding["texts_encoded"]
 
 
 @pytest.mark.slow

@@ -186,7 +186,7 @@ def expected_demo_auc() -> float:
         folder, _ = build_dataset(get_dataset("stylebench/demo"), None, Path(tmp) / "demo")
         runner = Runner(make_encoder("function-words"), "function-words", progress=False)
         (record,) = runner.run(plan_tasks([str(folder)], ["all_to_all_pairs"]))
-    return float(record.result.metrics["auc"])
+    return float(record.metrics["auc"])
 
 
 def _embedding_run(rng: random.Random) -> Case:

@@ -356,7 +356,7 @@ def test_python_api_evaluate(name, kind, zoo, datasets, root, capsys, hub_cache)
     hub_cache(ENTRIES[name].hub(zoo))
     expected = cli_scores(name, kind, zoo, datasets, root, capsys)
     results = evaluate(ENTRIES[name].spec(zoo), datasets[kind])
-    got = {(r.config, r.task_type): r.main_score for r in results}
+    got = {(r.dataset.config, r.task): r.main_score for r in results}
     assert got and set(got) <= set(expected), (sorted(got), sorted(expected))
     for key, score in got.items():
         assert score == pytest.approx(expected[key], abs=1e-6), key

@@ -73,9 +73,9 @@ def test_minilm_on_two_cpu_workers_matches_one(minilm_local, tmp_path: Path) -> 
         assert {s.task_type for s in specs} == {"clustering", "all_to_all_pairs"}
         records = Runner(multi, "minilm", progress=False).run(specs)
     for mine, theirs in zip([minilm_local.records[i] for i in keep], records, strict=True):
-        for name, value in mine.result.metrics.items():
+        for name, value in mine.metrics.items():
             if isinstance(value, float):
-                assert theirs.result.metrics[name] == pytest.approx(value, abs=1e-6), name
+                assert theirs.metrics[name] == pytest.approx(value, abs=1e-6), name
 
 
 def _workers_threads(encoder, texts: list[str]) -> np.ndarray:

@@ -64,10 +64,10 @@ def test_infinity_serves_the_demo_scores_of_in_process_minilm(minilm_local, tmp_
         )
         under_v1 = encoder.encode(sample)
     for mine, theirs in zip(minilm_local.records, served, strict=True):
-        assert mine.result.task_type == theirs.result.task_type
-        for name, value in mine.result.metrics.items():
+        assert mine.task == theirs.task
+        for name, value in mine.metrics.items():
             if isinstance(value, float):
-                assert theirs.result.metrics[name] == pytest.approx(value, abs=1e-4), name
+                assert theirs.metrics[name] == pytest.approx(value, abs=1e-4), name
     assert np.abs(under_v1 - minilm_local.vectors[:64]).max() < 1e-5
     argv, url = _infinity(None)  # Infinity's default: routes at the server's root
     with serving(argv, url, SERVED_ID, env=env):

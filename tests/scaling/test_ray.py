@@ -261,4 +261,4 @@ def test_episodes_and_submetrics_reach_the_ray_tasks(
         RunConfig(chunk=True, batch_size=32, sampling=Sampling(-1), out_dir=tmp_path / "job")
     )
     (record,) = run_job(_job_fields(asset), None, shipped, ".")
-    assert "retrieval" in record.result.details["sampling"]["not_applied"]
+    assert "retrieval" in record.details["sampling"]["not_applied"]

@@ -267,13 +267,13 @@ def test_served_minilm_equals_in_process_on_the_demo(
     assert served_encoder.encoding_format == "base64"  # LitServe supports it
     runner = Runner(served_encoder, "served", cache_dir=tmp_path / "cache", progress=False)
     served = runner.run(specs)
-    assert [r.result.task_type for r in local] == [r.result.task_type for r in served]
-    assert len(served) >= 4 and served[0].embedding.n_unique > 1000
+    assert [r.task for r in local] == [r.task for r in served]
+    assert len(served) >= 4 and served[0].embedding["unique_texts"] > 1000
     for mine, theirs in zip(local, served, strict=True):
-        assert mine.result.metrics.keys() == theirs.result.metrics.keys()
-        for name, value in mine.result.metrics.items():
+        assert mine.metrics.keys() == theirs.metrics.keys()
+        for name, value in mine.metrics.items():
             if isinstance(value, float):
-                assert theirs.result.metrics[name] == pytest.approx(value, abs=1e-4), name
+                assert theirs.metrics[name] == pytest.approx(value, abs=1e-4), name
     assert runner.identity["served_model"] == SERVED_ID
     # the vectors themselves: float32 rounding apart (the server runs its own batches)
     sample = minilm_local.texts[:64]
@@ -287,7 +287,7 @@ def test_served_minilm_equals_in_process_on_the_demo(
     again = get_encoder(f"openai-embeddings:{SERVED_ID}@{minilm_server}")
     sent = again.requests_sent  # the start-up probe
     rerun = Runner(again, "served", cache_dir=tmp_path / "cache", progress=False).run(specs)
-    assert again.requests_sent == sent and rerun[0].embedding.n_encoded == 0
+    assert again.requests_sent == sent and rerun[0].embedding["texts_encoded"] == 0
 
 
 def test_run_says_served_texts_are_sent_whole(

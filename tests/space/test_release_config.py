@@ -58,7 +58,7 @@ def _reference(encoder_name: str) -> dict[str, float]:
 
     runner = Runner(make_encoder(encoder_name), encoder_name, progress=False)
     records = runner.run(plan_tasks([REPO], ["predefined_pairs"]))
-    return {r.result.config: r.result.main_score for r in records}
+    return {r.dataset.config: r.main_score for r in records}
 
 
 @pytest.mark.parametrize("encoder", ["tfidf-ngrams", "minilm"])

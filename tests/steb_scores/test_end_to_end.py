@@ -37,17 +37,17 @@ def test_stel_function_words_end_to_end(corpora: Path, tmp_path: Path) -> None:
         get_encoder("function-words"), "fw", cache_dir=cache, out_dir=out, progress=False
     )
     warm = again.run(specs)
-    assert len(warm) == len(specs) and all(r.embedding.n_encoded == 0 for r in warm)
+    assert len(warm) == len(specs) and all(r.embedding["texts_encoded"] == 0 for r in warm)
 
     for record in records:  # the evaluator's per-pair units average to its metrics
-        for metric, hist in record.result.details["units"].items():
+        for metric, hist in record.details["units"].items():
             mean = sum(v * c for v, c in zip(hist["values"], hist["counts"], strict=True))
-            assert mean / sum(hist["counts"]) == pytest.approx(record.result.metrics[metric])
-            assert sum(hist["counts"]) == record.result.counts["n_pairs"]
+            assert mean / sum(hist["counts"]) == pytest.approx(record.metrics[metric])
+            assert sum(hist["counts"]) == record.counts["n_pairs"]
 
     scores = load_results([out])
     assert {s.dataset for s in scores} == {"steb/STEL_feature", "steb/STEL_register"}
-    by_ds = {r.result.dataset.replace("__", "/"): r.result.metrics for r in records}
+    by_ds = {r.dataset.name.replace("__", "/"): r.metrics for r in records}
     summary = summarize(scores, n_boot=200, seed=42)
     ms = summary.models["fw"]
     assert ms.coverage == "2 of 96" and not ms.comparable

@@ -177,8 +177,8 @@ def test_nano_run_equals_evaluator_and_pushes(nano_sources: Path, tmp_path: Path
     }
     assert set(cli_scores) == set(get_benchmark("nano").units)
     for record in evaluator.last_records:
-        key = (record.extra["id"], record.result.task_type)
-        assert record.result.main_score == pytest.approx(cli_scores[key], abs=1e-9, rel=0)
+        key = (record.dataset.id, record.task)
+        assert record.main_score == pytest.approx(cli_scores[key], abs=1e-9, rel=0)
     assert metrics[evaluator.primary_metric] == pytest.approx(
         get_benchmark("nano").aggregate(cli_scores).value, abs=1e-12
     )
@@ -220,8 +220,8 @@ def test_nano_run_equals_evaluator_and_pushes(nano_sources: Path, tmp_path: Path
     assert len(entries) == 11
     values = sorted(e["value"] for e in entries)
     mine = sorted(
-        metrics[f"steb_nano_{r.extra['id'].split('/')[-1]}_{r.result.task_type}_"
-                f"{r.result.main_score_name}"]
+        metrics[f"steb_nano_{r.dataset.id.split('/')[-1]}_{r.task}_"
+                f"{r.main_score_name}"]
         for r in evaluator.last_records
     )  # fmt: skip
     assert values == pytest.approx([100 * m for m in mine], abs=1e-4)  # in %, 4 decimals

@@ -90,15 +90,15 @@ def test_same_numbers_as_stylebench_run(tiny_data, tiny_model_dir, tmp_path):
     }
     assert len(written) == len(evaluator.last_records) == 3  # clustering, all-to-all, pairs
     for record in evaluator.last_records:
-        cli = written[(record.extra["id"], record.result.task_type)]
-        assert record.result.main_score == pytest.approx(cli.main_score, abs=1e-9, rel=0)
-        for key, value in record.result.metrics.items():
+        cli = written[(record.dataset.id, record.task)]
+        assert record.main_score == pytest.approx(cli.main_score, abs=1e-9, rel=0)
+        for key, value in record.metrics.items():
             if isinstance(value, int | float):
                 assert value == pytest.approx(cli.metrics[key], abs=1e-9, rel=0), key
-        short = record.extra["id"].split("/")[-1]
-        task, metric = record.result.task_type, record.result.main_score_name
+        short = record.dataset.id.split("/")[-1]
+        task, metric = record.task, record.main_score_name
         assert metric == {"clustering": "v_measure"}.get(task, "auc")
-        assert metrics[f"stylebench_{short}_{task}_{metric}"] == record.result.main_score
+        assert metrics[f"stylebench_{short}_{task}_{metric}"] == record.main_score
     by_task: dict[str, list[float]] = {}
     for (_, task), r in written.items():
         by_task.setdefault(task, []).append(r.main_score)
@@ -303,11 +303,10 @@ def test_csv_by_default_and_a_line_per_dataset(tiny_data, tiny_model_dir, tmp_pa
 
 
 def _record(ident: str, task: str, metric: str, value: float, config: str) -> object:
-    from evaluators.run.runner import EmbeddingStats, RunRecord
-    from evaluators.tasks.base import TaskResult
+    from evaluators.records.record import DatasetInfo, ModelInfo, ResultRecord
 
-    result = TaskResult(task, ident, config, "test", metric, value, {metric: value}, {}, 42)
-    return RunRecord(result, None, EmbeddingStats(), 0.0, {"id": ident, "repo": ident})
+    dataset = DatasetInfo(ident, id=ident, repo=ident, config=config, split="test")
+    return ResultRecord(task, dataset, ModelInfo("m"), metric, value, {metric: value}, 42)
 
 
 def test_model_index_names_hub_datasets_and_task_types(tiny_data) -> None:

@@ -184,14 +184,14 @@ def steb_by_task(demo: Any, path: Path) -> dict[str, Any]:
 
     plt = _pyplot()
     models = list(demo.records)
-    tasks = list(dict.fromkeys(r.result.task_type for rs in demo.records.values() for r in rs))
+    tasks = list(dict.fromkeys(r.task for rs in demo.records.values() for r in rs))
     chance = chance_levels(demo.records)
     fig, ax = plt.subplots(figsize=(8.0, 3.6))
     width = 0.8 / max(len(models), 1)
     colors = plt.get_cmap("tab10").colors
     scores: dict[str, dict[str, float]] = {}
     for m, model in enumerate(models):
-        by_task = {r.result.task_type: r.result for r in demo.records[model]}
+        by_task = {r.task: r for r in demo.records[model]}
         xs, values, errors = [], [], [[], []]
         for t, task in enumerate(tasks):
             result = by_task.get(task)
@@ -207,9 +207,7 @@ def steb_by_task(demo: Any, path: Path) -> dict[str, Any]:
             errors[1].append(max(high - value, 0.0))
             scores.setdefault(model, {})[task] = round(value, 4)
         ax.bar(xs, values, width * 0.92, yerr=errors, capsize=2, label=model, color=colors[m % 10])
-    names = {
-        r.result.task_type: r.result.main_score_name for rs in demo.records.values() for r in rs
-    }
+    names = {r.task: r.main_score_name for rs in demo.records.values() for r in rs}
     for t, task in enumerate(tasks):
         levels = {v for (_, k, metric), v in chance.items() if k == task and metric == names[task]}
         for level in levels:

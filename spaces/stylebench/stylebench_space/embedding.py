@@ -341,17 +341,16 @@ def _run_plans(
         except Exception as error:
             run.skipped.append(f"{name} {task_spec.task_type}: {clean_message(error)}")
             continue
-        run.records.append(runner.result_record(record))
-        result = record.result
-        metric_names = [result.main_score_name, *ALSO.get(result.task_type, ())]
+        run.records.append(record)
+        metric_names = [record.main_score_name, *ALSO.get(record.task, ())]
         for metric in dict.fromkeys(metric_names):
             run.rows.append(
                 [
                     name,
-                    result.task_type,
+                    record.task,
                     metric,
-                    round(float(result.metrics[metric]), 4),
-                    _count_note(result.counts),
+                    round(float(record.metrics[metric]), 4),
+                    _count_note(record.counts),
                 ]
             )
 
