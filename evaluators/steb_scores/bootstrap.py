@@ -45,7 +45,6 @@ from evaluators.views import Unit, ViewSpec, evaluate_spec
 
 Units = Sequence[float] | tuple[Sequence[float], Sequence[int]]
 N_BOOT = 1000
-SEED = DEFAULT_SEED
 ALPHA = 0.05
 
 
@@ -69,7 +68,7 @@ def as_histogram(units: Sequence[float] | tuple[Sequence[float], Sequence[int]])
 def dataset_ci(
     units: Sequence[float] | tuple[Sequence[float], Sequence[int]],
     n_boot: int = N_BOOT,
-    seed: int = SEED,
+    seed: int = DEFAULT_SEED,
     alpha: float = ALPHA,
 ) -> tuple[float, float]:
     """Percentile CI of the mean of per-unit scores (a sequence, or (values, counts))."""
@@ -83,7 +82,7 @@ def view_replicates(
     values: Mapping[Unit, float],
     unit_scores: Mapping[Unit, Units] | None = None,
     n_boot: int = N_BOOT,
-    seed: int = SEED,
+    seed: int = DEFAULT_SEED,
 ) -> list[dict[str, float]]:
     """``n_boot`` bootstrap replicates of every column and derived column of a view."""
     rng = generator(seed)
@@ -125,7 +124,7 @@ def view_ci(
     values: Mapping[Unit, float],
     unit_scores: Mapping[Unit, Units] | None = None,
     n_boot: int = N_BOOT,
-    seed: int = SEED,
+    seed: int = DEFAULT_SEED,
     alpha: float = ALPHA,
 ) -> dict[str, tuple[float, float]]:
     """Percentile CI of every column and derived column that has a value."""
@@ -140,7 +139,7 @@ def attach_ci(
     values: Mapping[Unit, float],
     unit_scores: Mapping[Unit, Units] | None = None,
     n_boot: int = N_BOOT,
-    seed: int = SEED,
+    seed: int = DEFAULT_SEED,
 ) -> ViewScore:
     score.ci = view_ci(spec, values, unit_scores, n_boot, seed)
     return score

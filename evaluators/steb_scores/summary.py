@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evaluators.steb_scores.bootstrap import N_BOOT, SEED, attach_ci, dataset_ci
+from evaluators.metric_math.resampling import DEFAULT_SEED
+from evaluators.steb_scores.bootstrap import N_BOOT, attach_ci, dataset_ci
 from evaluators.steb_scores.clusters import (
     THRESHOLD,
     TaskClusters,
@@ -89,7 +90,7 @@ class Summary:
     cluster_details: dict[str, TaskClusters] = field(default_factory=dict)
     cluster_source: str = ""
     n_boot: int = N_BOOT
-    seed: int = SEED
+    seed: int = DEFAULT_SEED
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -109,7 +110,7 @@ def _dataset_key(score: Score) -> tuple[str, str]:
     return score.dataset, score.task
 
 
-def dataset_score(score: Score, n_boot: int = N_BOOT, seed: int = SEED) -> DatasetScore:
+def dataset_score(score: Score, n_boot: int = N_BOOT, seed: int = DEFAULT_SEED) -> DatasetScore:
     """The main score of one result with its CI: the one the task evaluator recorded at
     evaluation time (``details["ci95"]``: AUROC, V-measure, probing accuracy, whose
     bootstrap needs the raw pairs/texts) when present, else the bootstrap of the recorded
@@ -137,7 +138,7 @@ def summarize(
     *,
     threshold: float = THRESHOLD,
     n_boot: int = N_BOOT,
-    seed: int = SEED,
+    seed: int = DEFAULT_SEED,
     views: Sequence[str] = VIEWS,
 ) -> Summary:
     """Every view for every model in ``scores``.

@@ -6,25 +6,17 @@ import json
 from pathlib import Path
 
 from evaluators.steb_scores.results import Score
-
-MAIN = {
-    "clustering": "v_measure",
-    "all_to_all_pairs": "auc",
-    "predefined_pairs": "auc",
-    "order_alignment": "distractor_accuracy",
-    "retrieval": "mrr",
-    "probing": "accuracy",
-}
+from evaluators.tasks.facts import TASK_FACTS
 
 
 def score(model: str, dataset: str, task: str, value: float, **metrics: float) -> Score:
-    main = MAIN[task]
+    main = TASK_FACTS[task].main_score
     return Score(model, dataset, task, main, {main: value, **metrics})
 
 
 def write_result(root: Path, model: str, dataset: str, task: str, value: float, **extra) -> Path:
     """A result JSON in the layout of evaluators/run/runner.py (Hub-id ref, no local folder)."""
-    main = MAIN[task]
+    main = TASK_FACTS[task].main_score
     metrics = {main: value, **extra.pop("metrics", {})}
     folder = root / model / dataset.replace("/", "__")
     folder.mkdir(parents=True, exist_ok=True)
