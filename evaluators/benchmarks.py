@@ -47,6 +47,8 @@ LITE_MAX_TEXTS = 2000
 #: group of sequences), ``cap`` authors (retrieval, all their rows) or ``cap`` rows (probing)
 NANO_PREFIX = "steb-nano/"
 NANO_SEED = 42
+#: the metric name of a unit in the benchmark views: each (dataset, task) counts by its main score
+MAIN_SCORE = "main_score"
 NANO_DATASETS: tuple[tuple[str, int], ...] = (
     ("steb/pastel_gender", 60),  # clustering, all-to-all pairs
     ("steb/stackexchange_politeness", 40),
@@ -100,17 +102,18 @@ class Benchmark:
 
     def aggregate(self, values: Mapping[tuple[str, str], float]) -> BenchmarkScore:
         """The score of one row: ``values`` maps (dataset, task) to its main score (other
-        keys are ignored). Mean over task types of the mean over that task's units, only
-        when every unit is present; ``None`` otherwise, with the coverage."""
+        keys are ignored). The benchmark's by-task-type view (:func:`evaluators.views.by_task_type`:
+        the mean over task types of the mean over that task's units), only when every unit
+        is present; ``None`` otherwise, with the coverage."""
+        from evaluators.views import OVERALL, by_task_type, evaluate_spec
+
         units = self.units
         present = [u for u in units if u in values]
         missing = tuple(u for u in units if u not in values)
         value = None
         if units and not missing:
-            by_task: dict[str, list[float]] = {}
-            for dataset, task in units:
-                by_task.setdefault(task, []).append(float(values[(dataset, task)]))
-            value = sum(sum(v) / len(v) for v in by_task.values()) / len(by_task)
+            scores = {(d, t, MAIN_SCORE): float(values[(d, t)]) for d, t in units}
+            value = evaluate_spec(by_task_type(scores), scores)[OVERALL]
         return BenchmarkScore(self.key, value, len(present), len(units), missing)
 
 

@@ -173,6 +173,11 @@ def test_by_task_view_is_benchmark_aggregate() -> None:
         )
         score = bench.aggregate(values)
         assert score.value == got[OVERALL] and score.complete, key
+        # the formula Benchmark.aggregate had before it evaluated the view: the same bits
+        by_task: dict[str, list[float]] = {}
+        for d, t in bench.units:
+            by_task.setdefault(t, []).append(values[(d, t)])
+        assert score.value == sum(sum(v) / len(v) for v in by_task.values()) / len(by_task)
         frame = pd.DataFrame([(d, t, v) for (d, t), v in values.items()], columns=list("dtv"))
         assert score.value == pytest.approx(frame.groupby("t")["v"].mean().mean(), rel=1e-13)
         checked += 1
