@@ -181,13 +181,14 @@ def training_metrics(
     score = benchmark.aggregate(ran)
     if score.value is not None:  # complete: the benchmark's own score
         primary = score.value
-    else:  # what ran, by the same formula (mean over task types of their means)
-        per_task: dict[str, list[float]] = {}
-        for (_, task), value in sorted(ran.items()):
-            per_task.setdefault(task, []).append(value)
-        if not per_task:
+    else:  # what ran, by the same view (mean over task types of their means)
+        from evaluators.benchmarks import MAIN_SCORE
+        from evaluators.views import OVERALL, by_task_type, evaluate_spec
+
+        if not ran:
             raise StylebenchError(f"{benchmark.key}: none of its units ran")
-        primary = sum(sum(v) / len(v) for v in per_task.values()) / len(per_task)
+        present = {(d, t, MAIN_SCORE): v for (d, t), v in sorted(ran.items())}
+        primary = evaluate_spec(by_task_type(present), present)[OVERALL]
     metrics[PRIMARY] = primary
     metrics[COVERAGE] = score.covered / score.total if score.total else 0.0
     return metrics

@@ -36,6 +36,7 @@ from dataset_scripts.core.schemas import ALL_TO_ALL, PREDEFINED
 from evaluators.data import Table
 from evaluators.metric_math import roc_auc, roc_summary
 from evaluators.metric_math.grid import fixed_sum, grid_cosines, grid_row_cosines
+from evaluators.metric_math.paired import Z_95
 from evaluators.metric_math.resampling import generator, index_draws, multinomial_counts
 from evaluators.records.items import make_items
 from evaluators.tasks.base import (
@@ -89,7 +90,6 @@ def all_pairs(vectors: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.n
     return similarity[upper], same[upper]
 
 
-Z_95 = 1.959963984540054  # standard normal 97.5 % quantile
 
 
 def placement_values(

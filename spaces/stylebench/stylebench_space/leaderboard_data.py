@@ -53,6 +53,7 @@ import numpy as np
 import pandas as pd
 
 from dataset_scripts.core.errors import DataError, UnknownNameError
+from evaluators.metric_math.paired import Z_95
 from evaluators.results.table import COLUMNS as RESULTS_COLUMNS
 from evaluators.views import (
     BY_TASK_TYPE,
@@ -73,7 +74,6 @@ ENV_TABLE = "STYLEBENCH_LEADERBOARD_TABLE"
 COLUMNS = RESULTS_COLUMNS
 TEXT_COLUMNS = ("model", "dataset", "task", "metric", "task_type")
 KEY = ("model", "revision", "benchmark", "dataset", "task", "metric")
-Z95 = 1.959963984540054  # the two-sided 95% normal quantile
 SCALE = 100.0  # shown x100, like the paper
 DIGITS = 2
 
@@ -307,7 +307,7 @@ def _benchmark_data(name: str, frame: pd.DataFrame) -> BenchmarkData:
     se = np.full_like(values, np.nan)
     values[model_codes, unit_codes] = frame["value"].to_numpy(dtype=float)
     se[model_codes, unit_codes] = (frame["ci_high"] - frame["ci_low"]).to_numpy(dtype=float) / (
-        2 * Z95
+        2 * Z_95
     )
     main_codes = np.unique(unit_codes[frame["is_main"].to_numpy()])
     main_units = [units[i] for i in main_codes]
@@ -391,8 +391,8 @@ def compute_view(
     if overall in names:
         j = names.index(overall)
         records[overall] = _scaled(cells[:, j])
-        records["ci_low"] = _scaled(cells[:, j] - Z95 * se[:, j])
-        records["ci_high"] = _scaled(cells[:, j] + Z95 * se[:, j])
+        records["ci_low"] = _scaled(cells[:, j] - Z_95 * se[:, j])
+        records["ci_high"] = _scaled(cells[:, j] + Z_95 * se[:, j])
     rest = [j for j, c in enumerate(names) if c != overall]
     frame = pd.concat(
         [
