@@ -90,8 +90,6 @@ def all_pairs(vectors: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.n
     return similarity[upper], same[upper]
 
 
-
-
 def placement_values(
     scores: np.ndarray, positive: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, float]:
