@@ -27,6 +27,7 @@ import click
 from dataset_scripts.core.errors import StylebenchError
 from evaluators.cli.datasets import STEB_LISTS, alias, build_command, list_command
 from evaluators.cli.datasets import console as _console
+from evaluators.cli.options import built_root_option
 
 #: the benchmark families, in the order ``stylebench --help`` lists them
 FAMILIES = {
@@ -96,9 +97,7 @@ def cli() -> None:
     "--all", "push_all", is_flag=True, help="Every release repo built under --built-root."
 )
 @click.option("--org", default=None, help="--all: push under this organisation.")
-@click.option(
-    "--built-root", type=click.Path(path_type=Path), default=Path("built"), show_default=True
-)
+@built_root_option
 def push(
     target: str | None,
     repo_id: str | None,

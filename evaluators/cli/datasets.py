@@ -360,7 +360,7 @@ def build_command(
     may set ``after``). ``--from`` (your own files in a STEB schema) is offered by the
     top-level and the STEB spelling."""
     from evaluators.cli.build_from import OPTION_NAMES, from_options
-    from evaluators.cli.options import download_options, settings_from
+    from evaluators.cli.options import built_root_option, download_options, settings_from
 
     def build(hub_ids: tuple[str, ...], **values: Any) -> None:
         download = settings_from(values)  # pops the --download options
@@ -410,12 +410,7 @@ def build_command(
             help="Folder holding raw downloads, searched by --all and when --raw is not "
             "given (default: ../shared/corpora when present).",
         ),
-        click.option(
-            "--built-root",
-            type=click.Path(path_type=Path),
-            default=Path("built"),
-            show_default=True,
-        ),
+        built_root_option,
         click.option(
             "--register/--no-register",
             default=None,

@@ -148,6 +148,15 @@ no_progress_option = click.option(
 )  # fmt: skip
 
 
+# ------------------------------------------------------------------------ output
+
+#: ``--built-root``: where ``stylebench build`` writes (and ``run``, ``push`` read) dataset
+#: folders
+built_root_option = click.option(
+    "--built-root", type=click.Path(path_type=Path), default=Path("built"), show_default=True
+)
+
+
 # ----------------------------------------------------------------------------- seed
 
 #: ``--seed``: every seeded command's (bootstraps, splits, samples, generation)

@@ -18,6 +18,7 @@ from dataset_scripts.core.errors import StylebenchError
 from evaluators.cli.datasets import FamilyGroup
 from evaluators.cli.datasets import console as _console
 from evaluators.cli.options import (
+    built_root_option,
     cache_options,
     group,
     no_progress_option,
@@ -125,12 +126,7 @@ _data_options = group(
             help="A named STEB subset (steb, operational, definitional, application, multilingual, "
             "lite): every dataset of it that is built under --built-root.",
         ),
-        click.option(
-            "--built-root",
-            type=click.Path(path_type=Path),
-            default=Path("built"),
-            show_default=True,
-        ),
+        built_root_option,
     ],
 )
 

@@ -16,7 +16,7 @@ from evaluators.cli.datasets import (
     list_command,
     list_datasets,
 )
-from evaluators.cli.options import no_progress_option
+from evaluators.cli.options import built_root_option, no_progress_option
 
 DEFAULT_OUT = Path("stylebench_results/valla")
 
@@ -93,9 +93,7 @@ COMMAND.add_command(
 @click.option(
     "--train-limit", type=int, default=None, help="Train on every k-th row, at most this many."
 )
-@click.option(
-    "--built-root", type=click.Path(path_type=Path), default=Path("built"), show_default=True
-)
+@built_root_option
 @click.option("--out", type=click.Path(path_type=Path), default=DEFAULT_OUT, show_default=True)
 @no_progress_option
 def run_command(
