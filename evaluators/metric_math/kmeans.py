@@ -86,6 +86,72 @@ def _kmeans_plusplus_171(
     return centers
 
 
+def _as_input(vectors: Any, n_clusters: int) -> np.ndarray:
+    """scikit-learn's validation of the input: a non-empty, finite 2-D array, kept in
+    float32/float64 (others become float64), C-contiguous, with at least ``n_clusters``
+    rows."""
+    X = np.asarray(vectors)
+    if X.ndim != 2 or X.shape[0] == 0:
+        raise ValueError(f"k-means needs a non-empty 2-D array, got shape {X.shape}")
+    dtype = X.dtype if X.dtype in (np.float32, np.float64) else np.float64
+    X = np.ascontiguousarray(X, dtype=dtype)
+    if not np.isfinite(X).all():
+        raise ValueError("k-means input has non-finite values")
+    if X.shape[0] < n_clusters:
+        raise ValueError(f"n_samples={X.shape[0]} should be >= n_clusters={n_clusters}.")
+    return X
+
+
+def _initial_centers(
+    X: np.ndarray,
+    n_clusters: int,
+    batch: int,
+    x_squared_norms: np.ndarray,
+    random_state: np.random.RandomState,
+) -> np.ndarray:
+    """1.7.1's initialisation (unit weights): the validation rows are drawn (they rank
+    inits; there is one here), then the init subsample of ``3 * batch`` rows (at least
+    ``3 * n_clusters``, at most all rows; all rows are used as they are when it covers
+    them), then k-means++ on it. The draws from ``random_state`` are 1.7.1's, in order."""
+    n_samples = X.shape[0]
+    init_size = 3 * batch if 3 * batch >= n_clusters else 3 * n_clusters
+    init_size = min(init_size, n_samples)
+    weights = np.ones(n_samples, dtype=X.dtype)
+    random_state.randint(0, n_samples, init_size)  # the validation rows
+    if init_size < n_samples:
+        rows = random_state.randint(0, n_samples, init_size)
+        X, x_squared_norms, weights = X[rows], x_squared_norms[rows], weights[rows]
+    return _kmeans_plusplus_171(X, n_clusters, x_squared_norms, weights, random_state)
+
+
+@dataclass
+class _EarlyStop:
+    """1.7.1's stopping rule: the exponentially weighted average (EWA) of the mean batch
+    inertia, ``alpha = min(2 * batch / (n_samples + 1), 1)``; fitting stops once the EWA
+    has not reached a new minimum for ``max_no_improvement`` consecutive batches."""
+
+    batch: int
+    n_samples: int
+    max_no_improvement: int
+    ewa: float | None = None
+    ewa_min: float | None = None
+    no_improvement: int = 0
+
+    def update(self, batch_inertia: float) -> bool:
+        """Take one batch's inertia (not the first batch's); True when fitting stops."""
+        mean_inertia = batch_inertia / self.batch
+        if self.ewa is None:
+            self.ewa = mean_inertia
+        else:
+            alpha = min(self.batch * 2.0 / (self.n_samples + 1), 1)
+            self.ewa = self.ewa * (1 - alpha) + mean_inertia * alpha
+        if self.ewa_min is None or self.ewa < self.ewa_min:
+            self.no_improvement, self.ewa_min = 0, self.ewa
+        else:
+            self.no_improvement += 1
+        return self.no_improvement >= self.max_no_improvement
+
+
 def minibatch_kmeans_171(
     vectors: Any,
     n_clusters: int,
@@ -99,47 +165,29 @@ def minibatch_kmeans_171(
     """``MiniBatchKMeans(n_clusters, batch_size=..., random_state=..., n_init="auto")
     .fit(vectors)`` as scikit-learn 1.7.1 computes it (module doc), under the installed
     scikit-learn. ``vectors``: a dense 2-D array, kept in float32/float64 (others become
-    float64, as scikit-learn's validation does)."""
+    float64, as scikit-learn's validation does). The steps: :func:`_as_input`,
+    :func:`_initial_centers`, the mini-batch steps with 1.7.1's reassignment schedule and
+    :class:`_EarlyStop`, the final labels over all rows."""
     from sklearn.cluster._kmeans import _labels_inertia, _mini_batch_step
     from sklearn.utils._openmp_helpers import _openmp_effective_n_threads
     from sklearn.utils.extmath import row_norms
     from sklearn.utils.parallel import _get_threadpool_controller
 
-    X = np.asarray(vectors)
-    if X.ndim != 2 or X.shape[0] == 0:
-        raise ValueError(f"k-means needs a non-empty 2-D array, got shape {X.shape}")
-    dtype = X.dtype if X.dtype in (np.float32, np.float64) else np.float64
-    X = np.ascontiguousarray(X, dtype=dtype)
-    if not np.isfinite(X).all():
-        raise ValueError("k-means input has non-finite values")
+    X = _as_input(vectors, n_clusters)
     n_samples = X.shape[0]
-    if n_samples < n_clusters:
-        raise ValueError(f"n_samples={n_samples} should be >= n_clusters={n_clusters}.")
     batch = min(batch_size, n_samples)
-    init_size = 3 * batch if 3 * batch >= n_clusters else 3 * n_clusters
-    init_size = min(init_size, n_samples)
     rng = np.random.RandomState(random_state)
     weights = np.ones(n_samples, dtype=X.dtype)
     n_threads = _openmp_effective_n_threads()
     x_squared_norms = row_norms(X, squared=True)
-
-    rng.randint(0, n_samples, init_size)  # the validation rows (they rank inits; one here)
-    if init_size < n_samples:
-        rows = rng.randint(0, n_samples, init_size)
-        X_init, norms_init, weights_init = X[rows], x_squared_norms[rows], weights[rows]
-    else:
-        X_init, norms_init, weights_init = X, x_squared_norms, weights
-    centers = _kmeans_plusplus_171(X_init, n_clusters, norms_init, weights_init, rng)
+    centers = _initial_centers(X, n_clusters, batch, x_squared_norms, rng)
     centers_new = np.empty_like(centers)
     counts = np.zeros(n_clusters, dtype=X.dtype)
-    ewa: float | None = None
-    ewa_min: float | None = None
-    no_improvement = 0
+    stop = _EarlyStop(batch, n_samples, max_no_improvement)
     since_reassign = 0
-    n_steps = (max_iter * n_samples) // batch
     step = 0
     with _get_threadpool_controller().limit(limits=1, user_api="blas"):
-        for step in range(n_steps):
+        for step in range((max_iter * n_samples) // batch):
             rows = rng.randint(0, n_samples, batch)  # 1.7.1 (1.9.1: choice with p=...)
             since_reassign += batch
             reassign = bool((counts == 0).any()) or since_reassign >= 10 * n_clusters
@@ -158,19 +206,8 @@ def minibatch_kmeans_171(
                 n_threads=n_threads,
             )
             centers, centers_new = centers_new, centers
-            if step == 0:  # the first batch's inertia is the initialisation's
-                continue
-            mean_inertia = batch_inertia / batch
-            if ewa is None:
-                ewa = mean_inertia
-            else:
-                alpha = min(batch * 2.0 / (n_samples + 1), 1)
-                ewa = ewa * (1 - alpha) + mean_inertia * alpha
-            if ewa_min is None or ewa < ewa_min:
-                no_improvement, ewa_min = 0, ewa
-            else:
-                no_improvement += 1
-            if no_improvement >= max_no_improvement:
+            # the first batch's inertia is the initialisation's: not counted
+            if step > 0 and stop.update(batch_inertia):
                 break
         labels, inertia = _labels_inertia(X, weights, centers, n_threads=n_threads)
     return KMeansFit(labels, centers, step + 1, float(inertia))
