@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -160,59 +162,133 @@ def COMMAND() -> None:
     "device",
     "hf_machine_class",
 )
+@packed(
+    "evaluation",
+    lambda **values: Evaluation(**values),
+    "fprs",
+    "resamples",
+    "seed",
+    "train_fraction",
+    "protocol",
+    "domain_column",
+)
 def run_cmd(
     data: str,
     detectors: tuple[str, ...],
     reading: dict[str, Any],
-    fprs: tuple[float, ...],
-    resamples: int,
-    seed: int,
-    train_fraction: float,
+    evaluation: Evaluation,
     detector_options: dict[str, Any],
-    protocol: str,
-    domain_column: str | None,
     out: Path | None,
     no_progress: bool,
 ) -> None:
     """Score a human/machine set with detectors: AUROC and TPR@FPR with bootstrap CIs,
     overall and per group, a ROC plot, scores per text; resumable."""
-    from rich.markup import escape
-    from rich.table import Table
-
     from evaluators.console import cli_console
-    from evaluators.detect.data import label_reading, load_detection_set
-    from evaluators.detect.estimate import describe_seconds, estimate_seconds
-    from evaluators.detect.report import fpr_key, fpr_label
+    from evaluators.detect.data import load_detection_set
     from evaluators.detect.run import run_detection
 
     console = cli_console()
-    fprs = fprs or ((0.05, 0.01) if protocol == "raid" else (0.01,))
+    evaluation, reading = settle_protocol(evaluation, reading)
+    check_label_options(reading, detectors)
+    dataset = load_detection_set(data, seed=evaluation.seed, **reading)
+    out = out or Path("stylebench_results") / "detect" / (Path(data).name.split(".")[0] or "data")
+    announce(
+        console, dataset, detectors, evaluation, named_labels=reading["human_label"] is not None
+    )
+    run = run_detection(
+        dataset,
+        list(detectors),
+        out,
+        fprs=evaluation.fprs,
+        n_resamples=evaluation.resamples,
+        seed=evaluation.seed,
+        train_fraction=evaluation.train_fraction,
+        # one LM batch per progress step and per resume checkpoint
+        batch_size=detector_options["batch_size"],
+        progress=not no_progress,
+        detector_options=detector_options,
+        log=console.print,
+        protocol=evaluation.protocol,
+        domain_column=evaluation.domain_column,
+    )
+    if evaluation.protocol == "raid":
+        _print_raid(console, run, dataset, evaluation.fprs)
+    else:
+        print_bootstrap(console, run, dataset, evaluation)
+    for kind, path in run.files.items():
+        console.print(f"{kind + ':':8} {path}")
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """``detect run``'s evaluation options: the FPR budgets (empty: the protocol's
+    default), the bootstrap, the supervised split and the protocol."""
+
+    fprs: tuple[float, ...]
+    resamples: int
+    seed: int
+    train_fraction: float
+    protocol: str
+    domain_column: str | None
+
+
+def settle_protocol(
+    evaluation: Evaluation, reading: dict[str, Any]
+) -> tuple[Evaluation, dict[str, Any]]:
+    """The protocol's defaults: the FPR budgets (0.01; RAID's 0.05 and 0.01); with
+    ``--protocol raid`` the domain column is ``domain`` when that is a group column, and a
+    domain column that is not one is read first among the groups; ``--domain-column``
+    without it is a usage error."""
+    raid = evaluation.protocol == "raid"
+    fprs = evaluation.fprs or ((0.05, 0.01) if raid else (0.01,))
+    domain_column = evaluation.domain_column
     group_columns = reading["group_columns"]
-    if protocol == "raid":
-        if domain_column is None and "domain" in group_columns:
-            domain_column = "domain"
-        if domain_column is not None and domain_column not in group_columns:
-            reading["group_columns"] = (domain_column, *group_columns)
-    elif domain_column is not None:
-        raise click.UsageError("--domain-column applies to --protocol raid")
-    human_label = reading["human_label"]
+    if not raid:
+        if domain_column is not None:
+            raise click.UsageError("--domain-column applies to --protocol raid")
+        return dataclasses.replace(evaluation, fprs=fprs), reading
+    if domain_column is None and "domain" in group_columns:
+        domain_column = "domain"
+    if domain_column is not None and domain_column not in group_columns:
+        reading = dict(reading, group_columns=(domain_column, *group_columns))
+    return dataclasses.replace(evaluation, fprs=fprs, domain_column=domain_column), reading
+
+
+def check_label_options(reading: dict[str, Any], detectors: tuple[str, ...]) -> None:
+    """``--machine-label`` alone beside an ``hf:`` detector is taken for the classifier's
+    machine class (that is ``--hf-machine-class``): a usage error saying so."""
     if (
         reading["machine_label"] is not None
-        and human_label is None
+        and reading["human_label"] is None
         and any(d.startswith("hf:") for d in detectors)
     ):
         raise click.UsageError(
             "--machine-label names the data's machine label (with --human-label); the "
             "classifier's machine class of an hf: detector is --hf-machine-class"
         )
-    dataset = load_detection_set(data, seed=seed, **reading)
-    out = out or Path("stylebench_results") / "detect" / (Path(data).name.split(".")[0] or "data")
+
+
+def announce(
+    console: Console,
+    dataset: DetectionSet,
+    detectors: tuple[str, ...],
+    evaluation: Evaluation,
+    *,
+    named_labels: bool,
+) -> None:
+    """The run's first lines: the set (texts per label, groups), the estimated scoring
+    time, how the labels were read and what was dropped."""
+    from rich.markup import escape
+
+    from evaluators.detect.data import label_reading
+    from evaluators.detect.estimate import describe_seconds, estimate_seconds
+
     n_h = dataset.labels.count(0)
     # with a supervised detector only the held-out share is scored (by every detector)
     # (a split column: every row counted as evaluated, an upper bound)
     evaluated, fit_texts = dataset.texts, []
     if "tfidf" in detectors and dataset.splits is None:
-        cut = round(len(dataset) * (1 - train_fraction))
+        cut = round(len(dataset) * (1 - evaluation.train_fraction))
         evaluated, fit_texts = dataset.texts[:cut], dataset.texts[cut:]
     console.print(
         f"{dataset.name}: {n_h:,} human and {len(dataset) - n_h:,} machine texts"
@@ -222,39 +298,32 @@ def run_cmd(
     )
     console.print(
         f"  labels read as {escape(label_reading(dataset))}"
-        + ("" if human_label is not None else " (--human-label/--machine-label to change)")
+        + ("" if named_labels else " (--human-label/--machine-label to change)")
     )
     for reason, n in sorted(dataset.dropped.items()):
         console.print(f"  dropped {n:,}: {reason}")
-    run = run_detection(
-        dataset,
-        list(detectors),
-        out,
-        fprs=fprs,
-        n_resamples=resamples,
-        seed=seed,
-        train_fraction=train_fraction,
-        # one LM batch per progress step and per resume checkpoint
-        batch_size=detector_options["batch_size"],
-        progress=not no_progress,
-        detector_options=detector_options,
-        log=console.print,
-        protocol=protocol,
-        domain_column=domain_column,
-    )
+
+
+def print_bootstrap(
+    console: Console, run: DetectionRun, dataset: DetectionSet, evaluation: Evaluation
+) -> None:
+    """The bootstrap records as a table: detector, group, counts, AUROC and each TPR@FPR
+    with its 95 % interval."""
+    from rich.table import Table
+
+    from evaluators.detect.report import fpr_key, fpr_label
+
     split = run.meta["split"]
-    if protocol == "raid":
-        _print_raid(console, run, dataset, fprs)
-        for kind, path in run.files.items():
-            console.print(f"{kind + ':':8} {path}")
-        return
-    title = f"{dataset.name}: detectors, {resamples:,} bootstrap resamples (seed {seed})"
+    title = (
+        f"{dataset.name}: detectors, {evaluation.resamples:,} bootstrap resamples "
+        f"(seed {evaluation.seed})"
+    )
     if split["supervised"]:
         title += f"; held-out {split['n_test']:,} of {len(dataset):,} rows"
     table = Table(title=title)
     for column in ("detector", "group", "human", "machine", "AUROC [95% CI]"):
         table.add_column(column)
-    for f in fprs:
+    for f in evaluation.fprs:
         table.add_column(f"{fpr_label(f)} [95% CI]")
     for r in run.records:
         group = r["group"] if not r["group_column"] else f"{r['group_column']}={r['group']}"
@@ -265,13 +334,11 @@ def run_cmd(
             f"{r['n_machine']:,}",
             f"{r['auroc']:.3f} [{r['auroc_ci95'][0]:.3f}, {r['auroc_ci95'][1]:.3f}]",
         ]
-        for f in fprs:
+        for f in evaluation.fprs:
             low, high = r[f"{fpr_key(f)}_ci95"]
             cells.append(f"{r[fpr_key(f)]:.3f} [{low:.3f}, {high:.3f}]")
         table.add_row(*cells)
     console.print(table)
-    for kind, path in run.files.items():
-        console.print(f"{kind + ':':8} {path}")
 
 
 def _print_raid(

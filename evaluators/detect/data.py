@@ -20,15 +20,18 @@ under both labels excluded, by default, and counted (:mod:`.leaks`).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from dataset_scripts.core.errors import DataError
-from dataset_scripts.custom.readers import read_source
+from dataset_scripts.custom.readers import Source, read_source
 from evaluators.detect.leaks import scan_duplicates
+from evaluators.metric_math.resampling import DEFAULT_SEED
 
 HUMAN_VALUES = frozenset({"human", "0", "0.0", "false", "real", "human-written", "human_written"})
 MACHINE_VALUES = frozenset(
@@ -166,103 +169,180 @@ def _present(value: object) -> bool:
     return bool(str(value).strip())
 
 
-def load_detection_set(
-    source: str | Path,
-    *,
-    text_column: str = "text",
-    label_column: str | None = None,
-    group_columns: Sequence[str] = (),
-    id_column: str | None = None,
-    split_column: str | None = None,
-    split_by: str | None = None,
-    sample: int | None = None,
-    seed: int = 42,
-    split: str | None = None,
-    machine_label: object | None = None,
-    human_label: object | None = None,
-    duplicates: str = "drop",
-    conflicts: str = "exclude",
-) -> DetectionSet:
-    """Read a human/machine set (see the module docstring). ``sample`` keeps a seeded,
-    label-stratified sample of that many rows (``random.Random(seed)``, source order
-    kept), for a quick run on a large set; it is drawn after duplicates are handled
-    (``duplicates``/``conflicts``: :func:`evaluators.detect.leaks.scan_duplicates`)."""
-    mapping = label_mapping(machine_label, human_label)
-    src = read_source(source, label_from="folder", split=split)
-    columns = src.columns
-    if label_column is None:
-        label_column = next((c for c in ("regime", "label") if c in columns), None)
-        if label_column is None:
-            raise DataError(
-                f"{source}: no 'label' or 'regime' column (columns: {', '.join(map(str, columns))}); "
-                "name it with --label-column"
-            )
-    wanted = [text_column, label_column, *group_columns]
-    wanted += [c for c in (id_column, split_column, split_by) if c]
+@dataclass(frozen=True)
+class DetectionReading:
+    """How :func:`load_detection_set` reads a source: the text, label, group, id and split
+    columns (``label_column`` None: ``regime`` if present, else ``label``), ``split_by``
+    (rows sharing its value stay on one side of a split), a seeded, label-stratified
+    ``sample`` of that many rows, the Hugging Face ``split``, the two label values of
+    another convention (``machine_label``/``human_label``, given together), and what
+    happens to exact ``duplicates`` and to texts under both labels (``conflicts``)."""
+
+    text_column: str = "text"
+    label_column: str | None = None
+    group_columns: Sequence[str] = ()
+    id_column: str | None = None
+    split_column: str | None = None
+    split_by: str | None = None
+    sample: int | None = None
+    seed: int = DEFAULT_SEED
+    split: str | None = None
+    machine_label: object | None = None
+    human_label: object | None = None
+    duplicates: str = "drop"
+    conflicts: str = "exclude"
+
+
+def _columns_text(columns: Sequence[object]) -> str:
+    return ", ".join(map(str, columns))
+
+
+def resolve_label_column(source: object, columns: Sequence[str], reading: DetectionReading) -> str:
+    """The label column: the one named, else ``regime`` if present, else ``label``."""
+    if reading.label_column is not None:
+        return reading.label_column
+    found = next((c for c in ("regime", "label") if c in columns), None)
+    if found is None:
+        raise DataError(
+            f"{source}: no 'label' or 'regime' column (columns: {_columns_text(columns)}); "
+            "name it with --label-column"
+        )
+    return found
+
+
+def check_columns(
+    source: object, columns: Sequence[str], label_column: str, reading: DetectionReading
+) -> None:
+    """Every column the reading names is in the source (else an error listing them)."""
+    wanted = [reading.text_column, label_column, *reading.group_columns]
+    wanted += [c for c in (reading.id_column, reading.split_column, reading.split_by) if c]
     for column in wanted:
         if column not in columns:
             raise DataError(
-                f"{source}: no column {column!r}; columns found: {', '.join(map(str, columns))}"
+                f"{source}: no column {column!r}; columns found: {_columns_text(columns)}"
             )
-    groups = list(dict.fromkeys(group_columns))
-    if label_column == "regime" and "regime" not in groups:
-        groups.insert(0, "regime")
-    dropped: Counter[str] = Counter()
-    texts, labels, ids, splits, keys = [], [], [], [], []
-    group_values: dict[str, list[str]] = {g: [] for g in groups}
-    unknown: dict[str, str] = {}  # label value outside the mapping -> its first row
-    read_as: dict[str, int] = {}
-    for index, (where, row) in enumerate(src.rows):
-        text, label = row.get(text_column), row.get(label_column)
+
+
+@dataclass
+class _Rows:
+    """The rows read so far, in the shape of a :class:`DetectionSet`, with what was
+    dropped and the label values outside ``--human-label``/``--machine-label``."""
+
+    reading: DetectionReading
+    label_column: str
+    groups: list[str]
+    mapping: dict[str, int] | None
+    texts: list[str] = field(default_factory=list)
+    labels: list[int] = field(default_factory=list)
+    ids: list[str] = field(default_factory=list)
+    splits: list[str] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)
+    group_values: dict[str, list[str]] = field(default_factory=dict)
+    dropped: Counter[str] = field(default_factory=Counter)
+    unknown: dict[str, str] = field(default_factory=dict)  # label value -> its first row
+    read_as: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.group_values = {g: [] for g in self.groups}
+
+    def add(self, index: int, where: str, row: dict) -> None:
+        """Take one source row: dropped (and counted) without a text or label, an error for
+        a non-text text or a bad split value, noted when its label is outside the two
+        named values."""
+        reading, label_column = self.reading, self.label_column
+        text, label = row.get(reading.text_column), row.get(label_column)
         if not _present(text):
-            dropped[f"rows with an empty or missing {text_column!r}"] += 1
-            continue
+            self.dropped[f"rows with an empty or missing {reading.text_column!r}"] += 1
+            return
         if not _present(label):
-            dropped[f"rows with an empty or missing {label_column!r}"] += 1
-            continue
+            self.dropped[f"rows with an empty or missing {label_column!r}"] += 1
+            return
         if not isinstance(text, str):
-            raise DataError(f"{where}: {text_column!r} holds {type(text).__name__}, expected text")
-        if mapping is not None and label_text(label) not in mapping:
-            unknown.setdefault(label_text(label), where)
-            continue
-        labels.append(parse_label(label, where, label_column, mapping))
-        read_as.setdefault(label_text(label), labels[-1])
-        texts.append(text.strip())
-        ids.append(str(row[id_column]) if id_column else str(index))
-        for g in groups:
+            raise DataError(
+                f"{where}: {reading.text_column!r} holds {type(text).__name__}, expected text"
+            )
+        if self.mapping is not None and label_text(label) not in self.mapping:
+            self.unknown.setdefault(label_text(label), where)
+            return
+        self.labels.append(parse_label(label, where, label_column, self.mapping))
+        self.read_as.setdefault(label_text(label), self.labels[-1])
+        self.texts.append(text.strip())
+        self.ids.append(str(row[reading.id_column]) if reading.id_column else str(index))
+        for g in self.groups:
             value = row.get(g)
-            group_values[g].append(str(value).strip() if _present(value) else "")
-        if split_by:
-            keys.append(str(row.get(split_by, "")))
-        if split_column:
-            value = str(row.get(split_column, "")).strip().lower()
+            self.group_values[g].append(str(value).strip() if _present(value) else "")
+        if reading.split_by:
+            self.keys.append(str(row.get(reading.split_by, "")))
+        if reading.split_column:
+            value = str(row.get(reading.split_column, "")).strip().lower()
             if value not in ("train", "test"):
-                raise DataError(f"{where}: {split_column} {value!r} is not 'train' or 'test'")
-            splits.append(value)
-    if unknown:
-        assert mapping is not None
-        listed = "; ".join(f"{v!r:.40} (first at {w})" for v, w in list(unknown.items())[:10])
-        more = f" and {len(unknown) - 10} more" if len(unknown) > 10 else ""
+                raise DataError(
+                    f"{where}: {reading.split_column} {value!r} is not 'train' or 'test'"
+                )
+            self.splits.append(value)
+
+    def refuse_unknown_labels(self, source: object) -> None:
+        """An error listing the label values besides the two named ones (first row of each)."""
+        if not self.unknown:
+            return
+        assert self.mapping is not None
+        listed = "; ".join(f"{v!r:.40} (first at {w})" for v, w in list(self.unknown.items())[:10])
+        more = f" and {len(self.unknown) - 10} more" if len(self.unknown) > 10 else ""
         raise DataError(
-            f"{source}: {label_column} holds {len(unknown)} value(s) besides the human "
-            f"label and the machine label ({', '.join(repr(k) for k in mapping)}): "
+            f"{source}: {self.label_column} holds {len(self.unknown)} value(s) besides the "
+            f"human label and the machine label ({', '.join(repr(k) for k in self.mapping)}): "
             f"{listed}{more}"
         )
-    data = DetectionSet(
-        Path(str(source)).name,
-        texts,
-        labels,
-        ids,
-        group_values,
-        splits if split_column else None,
-        dict(dropped),
-        label_column,
-        keys if split_by else None,
-        label_values=read_as,
-    )
-    data = _handle_duplicates(data, duplicates, conflicts)
-    if sample is not None and sample < len(data):
-        data = _stratified_sample(data, sample, seed)
+
+    def detection_set(self, name: str) -> DetectionSet:
+        return DetectionSet(
+            name,
+            self.texts,
+            self.labels,
+            self.ids,
+            self.group_values,
+            self.splits if self.reading.split_column else None,
+            dict(self.dropped),
+            self.label_column,
+            self.keys if self.reading.split_by else None,
+            label_values=self.read_as,
+        )
+
+
+def read_rows(
+    source: str | Path, src: Source, reading: DetectionReading, mapping: dict[str, int] | None
+) -> DetectionSet:
+    """The source's rows as a detection set, in source order (before duplicates are
+    handled and a sample drawn); a ``regime`` label column is also the first group."""
+    columns = src.columns
+    label_column = resolve_label_column(source, columns, reading)
+    check_columns(source, columns, label_column, reading)
+    groups = list(dict.fromkeys(reading.group_columns))
+    if label_column == "regime" and "regime" not in groups:
+        groups.insert(0, "regime")
+    found = _Rows(reading, label_column, groups, mapping)
+    for index, (where, row) in enumerate(src.rows):
+        found.add(index, where, row)
+    found.refuse_unknown_labels(source)
+    return found.detection_set(Path(str(source)).name)
+
+
+def load_detection_set(
+    source: str | Path, reading: DetectionReading | None = None, **options: Any
+) -> DetectionSet:
+    """Read a human/machine set (see the module docstring) as ``reading`` says
+    (:class:`DetectionReading`; its fields may also be given as keywords, ``options``,
+    which override it). ``sample`` keeps a seeded, label-stratified sample of that many
+    rows (``random.Random(seed)``, source order kept), for a quick run on a large set; it
+    is drawn after duplicates are handled (``duplicates``/``conflicts``:
+    :func:`evaluators.detect.leaks.scan_duplicates`)."""
+    reading = dataclasses.replace(reading or DetectionReading(), **options)
+    mapping = label_mapping(reading.machine_label, reading.human_label)
+    src = read_source(source, label_from="folder", split=reading.split)
+    data = read_rows(source, src, reading, mapping)
+    data = _handle_duplicates(data, reading.duplicates, reading.conflicts)
+    if reading.sample is not None and reading.sample < len(data):
+        data = _stratified_sample(data, reading.sample, reading.seed)
     counts = Counter(data.labels)
     if counts[0] < 2 or counts[1] < 1:
         raise DataError(

@@ -32,9 +32,11 @@ domain out). :func:`run_detection` / :func:`evaluate_detection` mirror RAID's
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -208,15 +210,29 @@ def run_detection(
     return [{"id": r[id_column], "score": s} for r, s in zip(rows, out, strict=True)]
 
 
-def _labels_of(
-    rows: list[dict[str, Any]],
-    label_column: str | None,
-    machine_label: object | None,
-    human_label: object | None,
-) -> np.ndarray:
+@dataclass(frozen=True)
+class FrameColumns:
+    """How :func:`evaluate_detection` reads RAID's frame: the group columns (None: every
+    column of :data:`GROUP_COLUMNS` present), the domain column (its values get their own
+    thresholds; ignored when it is not a group), the label column (None: ``label``, else
+    ``regime``, else RAID's ``model``) with the two values of another label convention
+    (``machine_label``/``human_label``), and the id column the results join on."""
+
+    group_columns: Sequence[str] | None = None
+    domain_column: str | None = "domain"
+    label_column: str | None = None
+    machine_label: object | None = None
+    human_label: object | None = None
+    id_column: str = "id"
+
+
+def frame_labels(rows: list[dict[str, Any]], columns: FrameColumns) -> np.ndarray:
+    """0/1 labels (1 = machine) of the frame's rows: the label column's values (the
+    default vocabulary or the two named values), else RAID's ``model`` (``human`` = 0)."""
     from evaluators.detect.data import label_mapping, parse_label
 
-    mapping = label_mapping(machine_label, human_label)
+    mapping = label_mapping(columns.machine_label, columns.human_label)
+    label_column = columns.label_column
     if label_column is None:
         label_column = next((c for c in ("label", "regime") if c in rows[0]), None)
     if label_column is None:
@@ -236,56 +252,64 @@ def _labels_of(
     )
 
 
+def frame_scores(
+    results: Sequence[dict[str, Any]] | Sequence[float] | np.ndarray,
+    rows: list[dict[str, Any]],
+    id_column: str,
+) -> np.ndarray:
+    """The score of each row: ``results`` joined on ``id_column`` (one score per id, one
+    for every row) or plain scores in row order (one per row)."""
+    if not (len(results) and isinstance(results[0], dict)):  # type: ignore[index]
+        scores = np.asarray(results, dtype=np.float64)
+        if scores.shape != (len(rows),):
+            raise DataError(f"evaluate_detection: {scores.size} scores for {len(rows)} rows")
+        return scores
+    by_id: dict[Any, float] = {}
+    for r in results:  # type: ignore[union-attr]
+        if r["id"] in by_id:
+            raise DataError(f"evaluate_detection: id {r['id']!r} has two scores")
+        by_id[r["id"]] = float(r["score"])
+    missing = [r[id_column] for r in rows if r[id_column] not in by_id]
+    if missing:
+        raise DataError(
+            f"evaluate_detection: {len(missing)} rows have no score (first id {missing[0]!r})"
+        )
+    return np.array([by_id[r[id_column]] for r in rows])
+
+
 def evaluate_detection(
     results: Sequence[dict[str, Any]] | Sequence[float] | np.ndarray,
     df: Any,
     target_fpr: float | Sequence[float] = RAID_FPRS,
-    *,
-    group_columns: Sequence[str] | None = None,
-    domain_column: str | None = "domain",
-    label_column: str | None = None,
-    machine_label: object | None = None,
-    human_label: object | None = None,
-    id_column: str = "id",
+    columns: FrameColumns | None = None,
+    **options: Any,
 ) -> dict[str, Any]:
     """RAID's ``run_evaluation(results, df, target_fpr=...)`` with this module's rule.
 
     ``results`` is :func:`run_detection`'s ``[{"id", "score"}]`` (joined to ``df`` on
-    ``id_column``, one to one) or plain scores in row order. Labels: ``label_column``
-    (default ``label``, else ``regime``; ``human``/``machine``, 0/1, or the two values named
-    by ``machine_label``/``human_label``), else RAID's ``model`` column (``human`` = human).
+    ``id_column``, one to one) or plain scores in row order. How the frame is read is
+    ``columns`` (:class:`FrameColumns`; its fields may also be given as keywords,
+    ``options``, which override it). Labels: ``label_column`` (default ``label``, else
+    ``regime``; ``human``/``machine``, 0/1, or the two values named by
+    ``machine_label``/``human_label``), else RAID's ``model`` column (``human`` = human).
     Groups: ``group_columns``, default every column of :data:`GROUP_COLUMNS` present.
 
     Returns ``{"scores": records, "thresholds": {tpr key: {domain: ...}}, "target_fpr":
     [...]}``; each record names its group values (``"all"`` for any), ``n_machine``,
     ``n_human``, ``auroc`` and ``tpr@<f>fpr`` (``None`` where the target is unreachable).
     """
+    columns = dataclasses.replace(columns or FrameColumns(), **options)
     rows = _rows(df)
     if not rows:
         raise DataError("evaluate_detection: the frame has no rows")
     fprs = [float(target_fpr)] if np.isscalar(target_fpr) else [float(f) for f in target_fpr]  # type: ignore[arg-type]
-    if len(results) and isinstance(results[0], dict):  # type: ignore[index]
-        by_id: dict[Any, float] = {}
-        for r in results:  # type: ignore[union-attr]
-            if r["id"] in by_id:
-                raise DataError(f"evaluate_detection: id {r['id']!r} has two scores")
-            by_id[r["id"]] = float(r["score"])
-        missing = [r[id_column] for r in rows if r[id_column] not in by_id]
-        if missing:
-            raise DataError(
-                f"evaluate_detection: {len(missing)} rows have no score (first id {missing[0]!r})"
-            )
-        scores = np.array([by_id[r[id_column]] for r in rows])
-    else:
-        scores = np.asarray(results, dtype=np.float64)
-        if scores.shape != (len(rows),):
-            raise DataError(f"evaluate_detection: {scores.size} scores for {len(rows)} rows")
-    labels = _labels_of(rows, label_column, machine_label, human_label)
+    scores = frame_scores(results, rows, columns.id_column)
+    labels = frame_labels(rows, columns)
+    group_columns = columns.group_columns
     if group_columns is None:
         group_columns = [c for c in GROUP_COLUMNS if c in rows[0]]
     groups = {c: [str(r[c]) for r in rows] for c in group_columns}
-    if domain_column is not None and domain_column not in groups:
-        domain_column = None
+    domain_column = columns.domain_column if columns.domain_column in groups else None
     records, calibration = raid_records(scores, labels, groups, domain_column, fprs)
     return {
         "scores": records,

@@ -8,9 +8,10 @@ such as ARB's standardisation, leaves both unchanged).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from evaluators.detect.report import OVERALL, plot_roc, records_for, write_outpu
 from evaluators.detect.scoring import DEFAULT_BATCH, ScoreStore, score_resumable
 from evaluators.detect.split import DEFAULT_TRAIN_FRACTION, held_out_copies, train_test_index
 from evaluators.metric_math import roc_curve
+from evaluators.metric_math.resampling import DEFAULT_SEED
 
 DEFAULT_FPRS = (0.01,)
 PROTOCOLS = ("default", "raid")
@@ -39,6 +41,44 @@ class DetectionRun:
     meta: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class DetectionSettings:
+    """How :func:`run_detection` evaluates: the FPR budgets, the bootstrap (``n_resamples``,
+    ``seed``), the supervised detectors' split (``train_fraction``, ``seed``), the scoring
+    batches (one LM batch per progress step and resume checkpoint), the detectors' own
+    options, where messages go (``log``), and the ``protocol``: ``"default"`` (bootstrap
+    records) or ``"raid"`` (:mod:`.raid`: per-domain thresholds on human texts, the
+    domain group named by ``domain_column``)."""
+
+    fprs: Sequence[float] = DEFAULT_FPRS
+    n_resamples: int = DEFAULT_RESAMPLES
+    seed: int = DEFAULT_SEED
+    train_fraction: float = DEFAULT_TRAIN_FRACTION
+    batch_size: int = DEFAULT_BATCH
+    progress: bool = True
+    detector_options: dict[str, Any] | None = None
+    log: Callable[[str], Any] = print
+    protocol: str = "default"
+    domain_column: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.protocol not in PROTOCOLS:
+            raise StylebenchError(
+                f"--protocol must be one of {', '.join(PROTOCOLS)}, got {self.protocol!r}"
+            )
+
+
+@dataclass
+class DetectionSplit:
+    """The rows the detectors are evaluated on (and the supervised ones trained on)."""
+
+    evaluation: DetectionSet
+    training: DetectionSet | None
+    train: list[int]
+    meta: dict[str, Any]
+    leaks: dict[str, Any]
+
+
 def _is_supervised(detector: Any) -> bool:
     return callable(getattr(detector, "fit", None))
 
@@ -50,154 +90,218 @@ def _train_key(data: DetectionSet, train: Sequence[int]) -> str:
     return digest.hexdigest()[:16]
 
 
-def run_detection(
-    data: DetectionSet,
-    detectors: Sequence[str] | dict[str, Any],
-    out: Path | None,
-    *,
-    fprs: Sequence[float] = DEFAULT_FPRS,
-    n_resamples: int = DEFAULT_RESAMPLES,
-    seed: int = 42,
-    train_fraction: float = DEFAULT_TRAIN_FRACTION,
-    batch_size: int = DEFAULT_BATCH,
-    progress: bool = True,
-    detector_options: dict[str, Any] | None = None,
-    log: Any = print,
-    protocol: str = "default",
-    domain_column: str | None = None,
-) -> DetectionRun:
-    """Evaluate ``detectors`` (names for :func:`evaluators.arb.detectors.get_detector`, or
-    ready detector objects by name) on ``data``; write files under ``out`` (if given).
-    ``protocol="raid"`` replaces the bootstrap records by RAID's (:mod:`.raid`: per-domain
-    thresholds on human texts, every combination of the group columns, null where a
-    domain cannot reach the FPR target); ``domain_column`` names the domain group."""
-    if protocol not in PROTOCOLS:
-        raise StylebenchError(f"--protocol must be one of {', '.join(PROTOCOLS)}, got {protocol!r}")
+def _build_detectors(
+    detectors: Sequence[str] | dict[str, Any], options: dict[str, Any] | None
+) -> dict[str, Any]:
+    """Detectors by name (names built by :func:`evaluators.arb.detectors.get_detector`
+    with ``options``; ready objects kept), sharing their language-model passes."""
     from evaluators.arb.detectors import get_detector, share_model_passes
 
     if isinstance(detectors, dict):
         built = dict(detectors)
     else:
-        built = {name: get_detector(name, **(detector_options or {})) for name in detectors}
+        built = {name: get_detector(name, **(options or {})) for name in detectors}
     share_model_passes(list(built.values()))
-    supervised = [n for n, d in built.items() if _is_supervised(d)]
-    split_meta: dict[str, Any] = {"supervised": supervised}
+    return built
+
+
+def split_rows(
+    data: DetectionSet, supervised: list[str], settings: DetectionSettings
+) -> DetectionSplit:
+    """With a supervised detector, the training and held-out rows (the split column, else
+    a seeded split by group or by label) and the leak checks across them (near-duplicates
+    of training rows, held-out copies dropped); without one, every row is evaluated."""
+    meta: dict[str, Any] = {"supervised": supervised}
     leaks = dict(data.leaks)
-    if supervised:
-        train, test = train_test_index(data, train_fraction, seed)
-        leaks |= near_duplicate_report(data.texts, train, test)
-        leaks["held_out_copies_of_training_dropped"] = held_out_copies(data)
-        split_meta |= {
-            "rule": "split column"
-            if data.splits is not None
-            else "random split by group (--split-by)"
-            if data.split_keys is not None
-            else "label-stratified random split",
-            "train_fraction": None if data.splits is not None else train_fraction,
-            "seed": seed,
-            "n_train": len(train),
-            "n_test": len(test),
-            "note": "every detector is evaluated on the held-out rows",
-        }
-        evaluation = data.subset(test)
-        training = data.subset(train)
-    else:
-        evaluation, training = data, None
-        split_meta["rule"] = "no supervised detector: every row is evaluated"
+    if not supervised:
+        meta["rule"] = "no supervised detector: every row is evaluated"
         leaks |= near_duplicate_report(data.texts)
-    log(leak_summary(leaks))
+        return DetectionSplit(data, None, [], meta, leaks)
+    train, test = train_test_index(data, settings.train_fraction, settings.seed)
+    leaks |= near_duplicate_report(data.texts, train, test)
+    leaks["held_out_copies_of_training_dropped"] = held_out_copies(data)
+    meta |= {
+        "rule": "split column"
+        if data.splits is not None
+        else "random split by group (--split-by)"
+        if data.split_keys is not None
+        else "label-stratified random split",
+        "train_fraction": None if data.splits is not None else settings.train_fraction,
+        "seed": settings.seed,
+        "n_train": len(train),
+        "n_test": len(test),
+        "note": "every detector is evaluated on the held-out rows",
+    }
+    return DetectionSplit(data.subset(test), data.subset(train), list(train), meta, leaks)
+
+
+def score_detectors(
+    data: DetectionSet,
+    built: dict[str, Any],
+    split: DetectionSplit,
+    out: Path | None,
+    settings: DetectionSettings,
+) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """Fit the supervised detectors on the training rows, score the evaluation rows with
+    each detector (resumable: scores stored under ``out/scores``); the oriented scores
+    and each detector's configuration (with its seconds and the texts read back)."""
     scores: dict[str, np.ndarray] = {}
     configs: dict[str, Any] = {}
     store_dir = None if out is None else Path(out) / "scores"
+    evaluation = split.evaluation
     for name, det in built.items():
         started = time.perf_counter()
         config = det.config()
-        if name in supervised:
-            assert training is not None
-            det.fit(training.texts, training.labels)
-            config = det.config() | {"training_rows": _train_key(data, train)}
+        if name in split.meta["supervised"]:
+            assert split.training is not None
+            det.fit(split.training.texts, split.training.labels)
+            config = det.config() | {"training_rows": _train_key(data, split.train)}
         store = ScoreStore(store_dir, name, config)
         raw, reused = score_resumable(
-            det, evaluation.texts, store, name=name, batch_size=batch_size, progress=progress
+            det,
+            evaluation.texts,
+            store,
+            name=name,
+            batch_size=settings.batch_size,
+            progress=settings.progress,
         )
         scores[name] = det.orientation * raw
         seconds = time.perf_counter() - started
         configs[name] = config | {"seconds": round(seconds, 2), "texts_reused": reused}
-        log(
+        settings.log(
             f"{name}: {len(evaluation)} texts in {seconds:.1f} s"
             + (f" ({reused} read back from {store.path})" if reused else "")
         )
-    labels = np.asarray(evaluation.labels)
-    raid_meta: dict[str, Any] = {}
-    if protocol == "raid":
-        from evaluators.detect.raid import calibration_summary, raid_records
+    return scores, configs
 
-        records = []
-        for name, s in scores.items():
-            rows, calibration = raid_records(s, labels, evaluation.groups, domain_column, fprs)
-            records += [{"detector": name, **r} for r in rows]
-            raid_meta[name] = calibration_summary(calibration)
-    else:
+
+def detection_records(
+    scores: dict[str, np.ndarray], evaluation: DetectionSet, settings: DetectionSettings
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The records of every detector (bootstrap CIs, or RAID's with the per-domain
+    thresholds, the second value) overall and per group."""
+    labels = np.asarray(evaluation.labels)
+    fprs, seed = settings.fprs, settings.seed
+    if settings.protocol != "raid":
         records = [
             r
             for name, s in scores.items()
-            for r in records_for(name, s, labels, evaluation.groups, fprs, n_resamples, seed)
+            for r in records_for(
+                name, s, labels, evaluation.groups, fprs, settings.n_resamples, seed
+            )
         ]
-    meta = {
+        return records, {}
+    from evaluators.detect.raid import calibration_summary, raid_records
+
+    records, thresholds = [], {}
+    for name, s in scores.items():
+        rows, calibration = raid_records(s, labels, evaluation.groups, settings.domain_column, fprs)
+        records += [{"detector": name, **r} for r in rows]
+        thresholds[name] = calibration_summary(calibration)
+    return records, thresholds
+
+
+def detection_meta(
+    data: DetectionSet,
+    split: DetectionSplit,
+    configs: dict[str, Any],
+    thresholds: dict[str, Any],
+    settings: DetectionSettings,
+) -> dict[str, Any]:
+    """What ``detection.json`` says besides the records: the data and its leaks, the split,
+    the detectors, the FPRs and the protocol's rule (bootstrap or RAID thresholds)."""
+    meta: dict[str, Any] = {
         "data": {
             "name": data.name,
             "n_rows": len(data),
-            "n_evaluated": len(evaluation),
+            "n_evaluated": len(split.evaluation),
             "label_column": data.label_column,
             "group_columns": list(data.groups),
             "dropped": data.dropped,
-            "leaks": leaks,
+            "leaks": split.leaks,
         },
-        "split": split_meta,
+        "split": split.meta,
         "detectors": configs,
-        "fprs": list(fprs),
-        "protocol": protocol,
+        "fprs": list(settings.fprs),
+        "protocol": settings.protocol,
     }
-    if protocol == "raid":
+    if settings.protocol == "raid":
         meta["raid"] = {
-            "domain_column": domain_column,
+            "domain_column": settings.domain_column,
             "rule": "per-domain threshold on human texts only (largest FPR <= target); TPR of "
             "machine texts at their domain's threshold; null where a domain's human texts "
             "cannot reach the target; AUROC against the domain's human texts",
-            "thresholds": raid_meta,
+            "thresholds": thresholds,
         }
     else:
         meta["bootstrap"] = {
-            "n_resamples": n_resamples,
-            "seed": seed,
+            "n_resamples": settings.n_resamples,
+            "seed": settings.seed,
             "method": "stratified percentile bootstrap (human and machine texts resampled separately)",
         }
-    run = DetectionRun(records, scores, evaluation, meta=meta)
-    if out is not None:
-        out = Path(out)
-        if protocol == "raid":
-            from evaluators.detect.raid import write_raid_outputs
+    return meta
 
-            run.files = write_raid_outputs(out, records, meta, fprs)
-        else:
-            run.files = write_outputs(out, records, meta, fprs)
-        run.files["scores"] = _write_scores(out / "scores.csv", evaluation, scores)
-        curves = {}
-        for name, s in scores.items():
-            fpr, tpr, _ = roc_curve(s, labels)
-            auc = next(
-                r["auroc"]
-                for r in records
-                if r["detector"] == name
-                and (r.get("group") == OVERALL or all(r.get(g) == "all" for g in data.groups))
-            )
-            curves[name] = (fpr, tpr, auc)
-        run.files["roc"] = plot_roc(
-            curves,
-            fprs,
-            f"{data.name}: {int((labels == 0).sum())} human vs {int(labels.sum())} machine texts",
-            out / "roc.png",
+
+def write_detection_files(
+    out: Path, run: DetectionRun, data: DetectionSet, settings: DetectionSettings
+) -> dict[str, Path]:
+    """``detection.json`` and ``detection.csv`` (the protocol's), ``scores.csv`` and
+    ``roc.png`` (each detector's ROC curve over the evaluation rows, with its overall
+    AUROC) under ``out``."""
+    fprs = settings.fprs
+    if settings.protocol == "raid":
+        from evaluators.detect.raid import write_raid_outputs
+
+        files = write_raid_outputs(out, run.records, run.meta, fprs)
+    else:
+        files = write_outputs(out, run.records, run.meta, fprs)
+    files["scores"] = _write_scores(out / "scores.csv", run.evaluation, run.scores)
+    labels = np.asarray(run.evaluation.labels)
+    curves = {}
+    for name, s in run.scores.items():
+        fpr, tpr, _ = roc_curve(s, labels)
+        auc = next(
+            r["auroc"]
+            for r in run.records
+            if r["detector"] == name
+            and (r.get("group") == OVERALL or all(r.get(g) == "all" for g in data.groups))
         )
+        curves[name] = (fpr, tpr, auc)
+    files["roc"] = plot_roc(
+        curves,
+        fprs,
+        f"{data.name}: {int((labels == 0).sum())} human vs {int(labels.sum())} machine texts",
+        out / "roc.png",
+    )
+    return files
+
+
+def run_detection(
+    data: DetectionSet,
+    detectors: Sequence[str] | dict[str, Any],
+    out: Path | None,
+    settings: DetectionSettings | None = None,
+    **options: Any,
+) -> DetectionRun:
+    """Evaluate ``detectors`` (names for :func:`evaluators.arb.detectors.get_detector`, or
+    ready detector objects by name) on ``data``; write files under ``out`` (if given).
+    ``settings`` (:class:`DetectionSettings`; its fields may also be given as keywords,
+    ``options``, which override it): ``protocol="raid"`` replaces the bootstrap records by
+    RAID's (:mod:`.raid`: per-domain thresholds on human texts, every combination of the
+    group columns, null where a domain cannot reach the FPR target); ``domain_column``
+    names the domain group. The steps: :func:`split_rows`, :func:`score_detectors`,
+    :func:`detection_records`, :func:`detection_meta`, :func:`write_detection_files`."""
+    settings = dataclasses.replace(settings or DetectionSettings(), **options)
+    built = _build_detectors(detectors, settings.detector_options)
+    supervised = [n for n, d in built.items() if _is_supervised(d)]
+    split = split_rows(data, supervised, settings)
+    settings.log(leak_summary(split.leaks))
+    scores, configs = score_detectors(data, built, split, out, settings)
+    records, thresholds = detection_records(scores, split.evaluation, settings)
+    meta = detection_meta(data, split, configs, thresholds, settings)
+    run = DetectionRun(records, scores, split.evaluation, meta=meta)
+    if out is not None:
+        run.files = write_detection_files(Path(out), run, data, settings)
     return run
 
 
