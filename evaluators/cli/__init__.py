@@ -27,7 +27,7 @@ import click
 from dataset_scripts.core.errors import StylebenchError
 from evaluators.cli.datasets import STEB_LISTS, alias, build_command, list_command
 from evaluators.cli.datasets import console as _console
-from evaluators.cli.options import built_root_option
+from evaluators.cli.options import built_root_option, packed
 
 #: the benchmark families, in the order ``stylebench --help`` lists them
 FAMILIES = {
@@ -98,11 +98,10 @@ def cli() -> None:
 )
 @click.option("--org", default=None, help="--all: push under this organisation.")
 @built_root_option
+@packed("naming", lambda **values: values, "repo_id", "kind", "model")
 def push(
     target: str | None,
-    repo_id: str | None,
-    kind: str | None,
-    model: str | None,
+    naming: dict[str, str | None],
     private: bool,
     dry_run: bool,
     push_all: bool,
@@ -119,7 +118,7 @@ def push(
         print_push_all(_console(), built_root, org=org, dry_run=dry_run, private=private)
         return
 
-    plan = plan_push(target, repo_id=repo_id, kind=kind, model=model)
+    plan = plan_push(target, **naming)  # --repo-id, --kind, --model
     console = _console()
     console.print(
         f"repo id:   {plan.repo_id}\nrepo type: {plan.repo_type}\nfrom:      {plan.folder}"

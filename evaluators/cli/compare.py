@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from evaluators.cli.options import seed_option
+from evaluators.cli.options import packed, seed_option
+
+if TYPE_CHECKING:
+    from evaluators.compare.benchmark import ComparisonSettings
 
 
 def _console():
@@ -75,15 +78,14 @@ def _p(value: float | None) -> str:
     multiple=True,
     help="Detector comparisons: TPR at this FPR (default 0.01); repeatable.",
 )
+@packed("settings", lambda **values: _settings(**values), "n_boot", "seed", "alpha")
 def compare(
     results: tuple[Path, ...],
     detections: tuple[Path, ...],
     models: tuple[str, ...],
     benchmark: str | None,
     out: Path | None,
-    n_boot: int,
-    seed: int,
-    alpha: float,
+    settings: ComparisonSettings,
     fprs: tuple[float, ...],
 ) -> None:
     """Is model A better than model B? Paired tests per dataset and task (difference,
@@ -95,11 +97,13 @@ def compare(
         raise StylebenchError(f"give --model twice (A, then B); got {len(models)}")
     if bool(results) == bool(detections):
         raise StylebenchError("give --results (stored runs) or --detections (detector runs)")
-    if n_boot < 10:
-        raise StylebenchError(f"--n-boot must be at least 10, got {n_boot}")
+    if settings.n_boot < 10:
+        raise StylebenchError(f"--n-boot must be at least 10, got {settings.n_boot}")
     console = _console()
     if detections:
-        payload = _detectors(detections, models, fprs or (0.01,), n_boot, seed, console)
+        payload = _detectors(
+            detections, models, fprs or (0.01,), settings.n_boot, settings.seed, console
+        )
     else:
         from evaluators.compare.api import compare_results
 
@@ -108,9 +112,9 @@ def compare(
             models[0],
             models[1],
             benchmark=benchmark,
-            n_boot=n_boot,
-            seed=seed,
-            alpha=alpha,
+            n_boot=settings.n_boot,
+            seed=settings.seed,
+            alpha=settings.alpha,
         )
         _print(comparison, console)
         payload = comparison.to_dict()
@@ -118,6 +122,13 @@ def compare(
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(payload, indent=2), encoding="utf-8")
         console.print(f"[dim]{out}[/dim]")
+
+
+def _settings(n_boot: int, seed: int, alpha: float) -> ComparisonSettings:
+    """--n-boot, --seed and --alpha as the comparison's settings."""
+    from evaluators.compare.benchmark import ComparisonSettings
+
+    return ComparisonSettings(n_boot=n_boot, seed=seed, alpha=alpha)
 
 
 def _print(comparison: Any, console: Any) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -16,7 +16,10 @@ from evaluators.cli.datasets import (
     list_command,
     list_datasets,
 )
-from evaluators.cli.options import built_root_option, no_progress_option
+from evaluators.cli.options import built_root_option, no_progress_option, packed
+
+if TYPE_CHECKING:
+    from evaluators.valla.evaluate import RunRequest
 
 DEFAULT_OUT = Path("stylebench_results/valla")
 
@@ -96,33 +99,25 @@ COMMAND.add_command(
 @built_root_option
 @click.option("--out", type=click.Path(path_type=Path), default=DEFAULT_OUT, show_default=True)
 @no_progress_option
-def run_command(
-    method: str,
-    dataset: str,
-    formulation: str,
-    split: str,
-    options: tuple[str, ...],
-    limit: int | None,
-    train_limit: int | None,
-    built_root: Path,
-    out: Path,
-    no_progress: bool,
-) -> None:
+@packed(
+    "request",
+    lambda **values: _request(**values),
+    "method",
+    "dataset",
+    "formulation",
+    "split",
+    "options",
+    "limit",
+    "train_limit",
+    "no_progress",
+)
+def run_command(request: RunRequest, built_root: Path, out: Path) -> None:
     """Train and evaluate one method; writes a result JSON under --out."""
-    from evaluators.valla.evaluate import RunRequest, run
+    from evaluators.valla.evaluate import run
     from evaluators.valla.reference import cells_for, reference_value
 
-    request = RunRequest(
-        method,
-        dataset,
-        formulation,
-        split,
-        _parse_options(options),
-        limit,
-        train_limit,
-        progress=not no_progress,
-    )
     record = run(request, built_root, out)
+    formulation, split = request.formulation, request.split
     unit = 100 if record["metric"] == "macro_accuracy" else 1
     line = (
         f"{record['model']} on {record['dataset']} [{record['split']}, "
@@ -135,6 +130,31 @@ def run_command(
             line += f"; paper Table {table} {column}: {paper}"
     click.echo(line)
     click.echo(f"result: {record['path']}")
+
+
+def _request(
+    method: str,
+    dataset: str,
+    formulation: str,
+    split: str,
+    options: tuple[str, ...],
+    limit: int | None,
+    train_limit: int | None,
+    no_progress: bool,
+) -> RunRequest:
+    """``valla run``'s options as the run's request (``--option`` pairs parsed)."""
+    from evaluators.valla.evaluate import RunRequest
+
+    return RunRequest(
+        method,
+        dataset,
+        formulation,
+        split,
+        _parse_options(options),
+        limit,
+        train_limit,
+        progress=not no_progress,
+    )
 
 
 @COMMAND.command("report")

@@ -185,30 +185,27 @@ class Comparison:
         }
 
 
-def compare_records(
+@dataclass(frozen=True)
+class ComparisonSettings:
+    """How :func:`compare_records` tests: ``n_boot`` bootstrap replicates from ``seed``,
+    Holm's level ``alpha``, and whether the benchmark line's bootstrap also resamples the
+    datasets (``resample_datasets``; else only the units inside each dataset)."""
+
+    n_boot: int = N_BOOT
+    seed: int = DEFAULT_SEED
+    alpha: float = ALPHA
+    resample_datasets: bool = True
+
+
+def paired_rows(
+    keys: Sequence[Key],
     records_a: Mapping[Key, Entry],
     records_b: Mapping[Key, Entry],
-    model_a: str,
-    model_b: str,
-    *,
-    units: Collection[Key] | None = None,
-    benchmark: str | None = None,
-    n_boot: int = N_BOOT,
-    seed: int = DEFAULT_SEED,
-    alpha: float = ALPHA,
-    resample_datasets: bool = True,
-) -> Comparison:
-    """Compare two models' stored records on every (dataset, task) both have (only
-    those in ``units`` when given: a benchmark's, named ``benchmark``). Results without
-    per-unit data are listed in ``skipped``; rows that differ between the two
-    (fingerprints) are an error."""
-    wanted = None if units is None else set(units)
-    keys = sorted(k for k in records_a if k in records_b and (wanted is None or k in wanted))
-    if not keys:
-        raise StylebenchError(
-            f"models {model_a!r} and {model_b!r} share no (dataset, task) result"
-            + (f" in benchmark {benchmark!r}" if benchmark else "")
-        )
+    settings: ComparisonSettings,
+) -> tuple[list[DatasetComparison], dict[Key, tuple[Units, Units]], list[dict[str, str]]]:
+    """The paired test of each shared (dataset, task): its row, the two models' units, and
+    the results without per-unit data (skipped, with the reason); rows that differ between
+    the two records (fingerprints) are an error."""
     rows: list[DatasetComparison] = []
     paired: dict[Key, tuple[Units, Units]] = {}
     skipped = []
@@ -221,7 +218,7 @@ def compare_records(
         except DataError as error:
             skipped.append({"dataset": key[0], "task": key[1], "reason": str(error)})
             continue
-        test = paired_test(ua, ub, n_boot, seed)
+        test = paired_test(ua, ub, settings.n_boot, settings.seed)
         paired[key] = (ua, ub)
         rows.append(
             DatasetComparison(
@@ -242,25 +239,62 @@ def compare_records(
                 decidable=bool(test.get("decidable", True)),
             )
         )
+    return rows, paired, skipped
+
+
+def holm_outcomes(rows: Sequence[DatasetComparison], alpha: float) -> None:
+    """Set each row's Holm-adjusted p-value and outcome: a win (loss) for A when the
+    adjusted p-value is below ``alpha`` and A's score is higher (lower), else a tie."""
+    for row, adjusted in zip(rows, holm([r.p_value for r in rows]), strict=True):
+        row.p_holm = float(adjusted)
+        row.outcome = "tie" if adjusted >= alpha else ("win" if row.difference > 0 else "loss")
+
+
+def compare_records(
+    records_a: Mapping[Key, Entry],
+    records_b: Mapping[Key, Entry],
+    model_a: str,
+    model_b: str,
+    *,
+    units: Collection[Key] | None = None,
+    benchmark: str | None = None,
+    settings: ComparisonSettings | None = None,
+    **options: Any,
+) -> Comparison:
+    """Compare two models' stored records on every (dataset, task) both have (only
+    those in ``units`` when given: a benchmark's, named ``benchmark``), as ``settings``
+    say (:class:`ComparisonSettings`; its fields may also be given as keywords,
+    ``options``, which override it). Results without per-unit data are listed in
+    ``skipped``; rows that differ between the two (fingerprints) are an error. The steps:
+    :func:`paired_rows`, :func:`holm_outcomes`, the benchmark line."""
+    settings = replace(settings or ComparisonSettings(), **options)
+    wanted = None if units is None else set(units)
+    keys = sorted(k for k in records_a if k in records_b and (wanted is None or k in wanted))
+    if not keys:
+        raise StylebenchError(
+            f"models {model_a!r} and {model_b!r} share no (dataset, task) result"
+            + (f" in benchmark {benchmark!r}" if benchmark else "")
+        )
+    rows, paired, skipped = paired_rows(keys, records_a, records_b, settings)
     if not rows:
         raise StylebenchError(
             f"no shared result of {model_a!r} and {model_b!r} keeps per-unit data: "
             + "; ".join(s["reason"] for s in skipped[:3])
         )
-    for row, adjusted in zip(rows, holm([r.p_value for r in rows]), strict=True):
-        row.p_holm = float(adjusted)
-        row.outcome = "tie" if adjusted >= alpha else ("win" if row.difference > 0 else "loss")
+    holm_outcomes(rows, settings.alpha)
     metric_of = {k: us[0].metric for k, us in paired.items()}
     aggregate = plain_aggregate(list(paired), metric_of, benchmark or "shared datasets")
-    summary = _benchmark_line(aggregate, paired, n_boot, seed, resample_datasets)
-    settings = {
-        "n_boot": n_boot,
-        "seed": seed,
-        "alpha": alpha,
+    summary = _benchmark_line(
+        aggregate, paired, settings.n_boot, settings.seed, settings.resample_datasets
+    )
+    recorded = {
+        "n_boot": settings.n_boot,
+        "seed": settings.seed,
+        "alpha": settings.alpha,
         "benchmark": benchmark,
-        "resample_datasets": resample_datasets,
+        "resample_datasets": settings.resample_datasets,
     }
-    return Comparison(model_a, model_b, rows, summary, skipped, settings)
+    return Comparison(model_a, model_b, rows, summary, skipped, recorded)
 
 
 def _banks(
