@@ -228,3 +228,5 @@ def export(repo: str, out: Path, fmt: str, hub: bool, workdir: Path | None) -> N
         markup=False,
         highlight=False,
     )
+    for line in report.notes():
+        _console().print(line, markup=False, highlight=False)
