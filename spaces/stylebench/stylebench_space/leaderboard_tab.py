@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -429,39 +430,61 @@ def plot_pair(frame: pd.DataFrame, first: str, second: str, path: Path) -> Path:
 # ----------------------------------------------------------------------------- layout
 
 
-def build(
-    guard: Callable[[Callable[..., Any]], Callable[..., Any]],
-) -> tuple[Callable[..., Any], list[Any], list[Any]]:
-    """The tab's components and events (inside a ``gr.Tab``); ``guard`` is the Space's
-    error wrapper (one-line messages). Returns the page-load handler, its inputs and its
-    outputs (the benchmark's choices, the CSV and the plots)."""
+@dataclass(frozen=True)
+class Choices:
+    """What the tab's selectors start with: the benchmarks and the first one's views, task
+    types and models (what the page shows first), and the union of each over the
+    benchmarks (what the selectors accept before the page's load event narrows them to
+    the chosen benchmark's: what an API call may pass)."""
+
+    names: list[str]
+    first: str
+    views: list[str]
+    types: list[str]
+    models: list[str]
+    every_view: list[str]
+    every_type: list[str]
+    every_model: list[str]
+
+    @classmethod
+    def of(cls, lb: data.Leaderboard) -> Choices:
+        names = lb.benchmark_names()
+        first = names[0] if names else ""
+        return cls(
+            names,
+            first,
+            lb.views(first) if first else [],
+            lb.task_types(first) if first else [],
+            lb.models(first) if first else [],
+            list(dict.fromkeys(v for b in names for v in lb.views(b))),
+            sorted({t for b in names for t in lb.task_types(b)}),
+            sorted({m for b in names for m in lb.models(b)}),
+        )
+
+    def model(self, index: int) -> str | None:
+        """The ``index``-th model of the first benchmark (None when it has fewer)."""
+        return self.models[index] if len(self.models) > index else None
+
+
+def _switch(choices: Choices) -> list[Any]:
+    """The switch: benchmark and view, then the filters (open weights, size, task types);
+    the controls every table event reads, in this order."""
     import gradio as gr
 
-    lb = board()
-    names = lb.benchmark_names()
-    first = names[0] if names else ""
-    views = lb.views(first) if first else []
-    types = lb.task_types(first) if first else []
-    models = lb.models(first) if first else []
-    gr.Markdown(INTRO)
-    if lb.error:
-        gr.Markdown(
-            f"_The configured results table did not load ({lb.error}); showing the "
-            "paper's models._",
-            elem_id="lb-error",
-        )
-    # the choices start as the union over the benchmarks (what an API call may pass); the
-    # page's load event narrows them to the chosen benchmark's
-    every_view = list(dict.fromkeys(v for b in names for v in lb.views(b)))
-    every_type = sorted({t for b in names for t in lb.task_types(b)})
-    every_model = sorted({m for b in names for m in lb.models(b)})
     with gr.Row():
         # typed values are checked by the board (a one-line message naming the known ones)
         benchmark = gr.Dropdown(
-            names, value=first, label="Benchmark", elem_id="lb-benchmark", allow_custom_value=True
+            choices.names,
+            value=choices.first,
+            label="Benchmark",
+            elem_id="lb-benchmark",
+            allow_custom_value=True,
         )
         view = gr.Radio(
-            every_view, value=views[0] if views else None, label="View", elem_id="lb-view"
+            choices.every_view,
+            value=choices.views[0] if choices.views else None,
+            label="View",
+            elem_id="lb-view",
         )
     with gr.Row():
         open_only = gr.Checkbox(label="open weights only", value=False, elem_id="lb-open")
@@ -474,10 +497,27 @@ def build(
             allow_custom_value=True,
         )
         task_types = gr.CheckboxGroup(
-            every_type, value=types, label="Task types", elem_id="lb-tasks", scale=3
+            choices.every_type, value=choices.types, label="Task types", elem_id="lb-tasks", scale=3
         )
+    return [benchmark, view, open_only, size, task_types]
+
+
+def _image(label: str, elem_id: str) -> Any:
+    import gradio as gr
+
+    return gr.Image(
+        type="filepath", label=label, interactive=False, buttons=["download"], elem_id=elem_id
+    )
+
+
+def _board(choices: Choices) -> dict[str, Any]:
+    """The table of the first benchmark's first view with its caption, its CSV and the
+    two plots."""
+    import gradio as gr
+
+    views = choices.views
     table0, caption0 = (
-        leaderboard_table(first, views[0], False, "any size", None) if views else (None, "")
+        leaderboard_table(choices.first, views[0], False, "any size", None) if views else (None, "")
     )
     caption = gr.Markdown(caption0, elem_id="lb-caption")
     table = gr.Dataframe(
@@ -485,25 +525,20 @@ def build(
     )
     csv = gr.File(label="This table as CSV", interactive=False, elem_id="lb-csv")
     with gr.Row():
-        size_plot = gr.Image(
-            type="filepath",
-            label="Score vs parameters",
-            interactive=False,
-            buttons=["download"],
-            elem_id="lb-plot-size",
-        )
-        column_plot = gr.Image(
-            type="filepath",
-            label="Score per task type / column",
-            interactive=False,
-            buttons=["download"],
-            elem_id="lb-plot-columns",
-        )
+        size_plot = _image("Score vs parameters", "lb-plot-size")
+        column_plot = _image("Score per task type / column", "lb-plot-columns")
+    return dict(caption=caption, table=table, csv=csv, size_plot=size_plot, column_plot=column_plot)
+
+
+def _drilldown(choices: Choices) -> dict[str, Any]:
+    """One model on every dataset: the model, its button, the table and its CSV."""
+    import gradio as gr
+
     with gr.Accordion("Drill-down: one model on every dataset", open=True):
         with gr.Row():
             model = gr.Dropdown(
-                every_model,
-                value=models[0] if models else None,
+                choices.every_model,
+                value=choices.model(0),
                 label="Model",
                 elem_id="lb-model",
                 scale=3,
@@ -512,32 +547,49 @@ def build(
             drill = gr.Button("Show its datasets", elem_id="lb-drill", scale=1)
         detail = gr.Dataframe(interactive=False, max_height=400, elem_id="lb-detail")
         detail_csv = gr.File(label="Drill-down as CSV", interactive=False, elem_id="lb-detail-csv")
+    return dict(model=model, drill=drill, detail=detail, detail_csv=detail_csv)
+
+
+def _pair(choices: Choices) -> dict[str, Any]:
+    """Model A against model B: the two models, the button, the note, the scatter and the
+    table."""
+    import gradio as gr
+
     with gr.Accordion("Model vs model (paired per-dataset scores)", open=False):
         with gr.Row():
             model_a = gr.Dropdown(
-                every_model,
-                value=models[0] if models else None,
+                choices.every_model,
+                value=choices.model(0),
                 label="Model A",
                 elem_id="lb-a",
                 allow_custom_value=True,
             )
             model_b = gr.Dropdown(
-                every_model,
-                value=models[1] if len(models) > 1 else None,
+                choices.every_model,
+                value=choices.model(1),
                 label="Model B",
                 elem_id="lb-b",
                 allow_custom_value=True,
             )
             pair_button = gr.Button("Compare", elem_id="lb-pair")
         pair_note = gr.Markdown(elem_id="lb-pair-note")
-        pair_plot = gr.Image(
-            type="filepath",
-            label="Paired per-dataset scores",
-            interactive=False,
-            buttons=["download"],
-            elem_id="lb-pair-plot",
-        )
+        pair_plot = _image("Paired per-dataset scores", "lb-pair-plot")
         pair_table = gr.Dataframe(interactive=False, max_height=300, elem_id="lb-pair-table")
+    return dict(
+        model_a=model_a,
+        model_b=model_b,
+        pair_button=pair_button,
+        pair_note=pair_note,
+        pair_plot=pair_plot,
+        pair_table=pair_table,
+    )
+
+
+def _ranks(lb: data.Leaderboard) -> dict[str, Any]:
+    """Rank intervals of the best models: how many, the button, the note and the table
+    (computed from the records of a results repository only)."""
+    import gradio as gr
+
     with gr.Accordion("Rank intervals of the best models (stylebench compare)", open=False):
         gr.Markdown(
             "Computed on request from the result records of the results repository (their "
@@ -555,68 +607,107 @@ def build(
             rank_button = gr.Button("Rank intervals", elem_id="lb-ranks")
         rank_note = gr.Markdown(elem_id="lb-ranks-note")
         rank_table = gr.Dataframe(interactive=False, max_height=300, elem_id="lb-ranks-table")
+    return dict(top=top, rank_button=rank_button, rank_note=rank_note, rank_table=rank_table)
 
-    controls = [benchmark, view, open_only, size, task_types]
+
+def benchmark_choices(name: str) -> tuple[Any, ...]:
+    """A benchmark's choices as selector updates: its views (the first chosen), its task
+    types (all chosen), its models for the drill-down and for A and B (the first two)."""
+    import gradio as gr
+
+    v, t, m = leaderboard_models(name)
+    return (
+        gr.update(choices=v, value=v[0] if v else None),
+        gr.update(choices=t, value=t),
+        gr.update(choices=m, value=m[0] if m else None),
+        gr.update(choices=m, value=m[0] if m else None),
+        gr.update(choices=m, value=m[1] if len(m) > 1 else None),
+    )
+
+
+def _wire_switch(guard: Callable[..., Any], controls: list[Any], parts: dict[str, Any]) -> Any:
+    """The switch's events: a benchmark renews the choices, then the table, then its
+    files; every other control the table, then its files (the first names the API
+    endpoints). Returns the page-load handler."""
     table_fn, files_fn = guard(leaderboard_table), guard(leaderboard_files)
-
-    @guard
-    def on_benchmark(name: str) -> tuple[Any, ...]:
-        v, t, m = leaderboard_models(name)
-        return (
-            gr.update(choices=v, value=v[0] if v else None),
-            gr.update(choices=t, value=t),
-            gr.update(choices=m, value=m[0] if m else None),
-            gr.update(choices=m, value=m[0] if m else None),
-            gr.update(choices=m, value=m[1] if len(m) > 1 else None),
-        )
+    table_out = [parts["table"], parts["caption"]]
+    files_out = [parts["csv"], parts["size_plot"], parts["column_plot"]]
+    choice_out = [controls[1], controls[4], parts["model"], parts["model_a"], parts["model_b"]]
+    on_benchmark = guard(benchmark_choices)
 
     @guard
     def on_load(*values: Any) -> tuple[Any, ...]:
         """The chosen benchmark's choices, and the plots of the table shown."""
         return (*on_benchmark(values[0]), *leaderboard_files(*values))
 
-    benchmark.input(
-        on_benchmark,
-        inputs=benchmark,
-        outputs=[view, task_types, model, model_a, model_b],
-        api_name="leaderboard_models",
-    ).then(table_fn, inputs=controls, outputs=[table, caption], api_name=False).then(
-        files_fn, inputs=controls, outputs=[csv, size_plot, column_plot], api_name=False
+    controls[0].input(
+        on_benchmark, inputs=controls[0], outputs=choice_out, api_name="leaderboard_models"
+    ).then(table_fn, inputs=controls, outputs=table_out, api_name=False).then(
+        files_fn, inputs=controls, outputs=files_out, api_name=False
     )
-    first_event = True
-    for control in (view, open_only, size, task_types):
+    for i, control in enumerate(controls[1:]):
         event = control.input(
             table_fn,
             inputs=controls,
-            outputs=[table, caption],
-            api_name="leaderboard_table" if first_event else False,
+            outputs=table_out,
+            api_name="leaderboard_table" if i == 0 else False,
         )
         event.then(
             files_fn,
             inputs=controls,
-            outputs=[csv, size_plot, column_plot],
-            api_name="leaderboard_files" if first_event else False,
+            outputs=files_out,
+            api_name="leaderboard_files" if i == 0 else False,
         )
-        first_event = False
-    drill.click(
+    return on_load
+
+
+def _wire_tools(guard: Callable[..., Any], controls: list[Any], parts: dict[str, Any]) -> None:
+    """The drill-down, model-vs-model and rank-interval buttons."""
+    parts["drill"].click(
         guard(leaderboard_drilldown),
-        inputs=[benchmark, model],
-        outputs=[detail, detail_csv],
+        inputs=[controls[0], parts["model"]],
+        outputs=[parts["detail"], parts["detail_csv"]],
         api_name="leaderboard_drilldown",
     )
-    pair_button.click(
+    parts["pair_button"].click(
         guard(leaderboard_pair),
-        inputs=[benchmark, model_a, model_b],
-        outputs=[pair_plot, pair_table, pair_note],
+        inputs=[controls[0], parts["model_a"], parts["model_b"]],
+        outputs=[parts["pair_plot"], parts["pair_table"], parts["pair_note"]],
         api_name="leaderboard_pair",
     )
-    rank_button.click(
+    parts["rank_button"].click(
         guard(leaderboard_ranks),
-        inputs=[*controls, top],
-        outputs=[rank_table, rank_note],
+        inputs=[*controls, parts["top"]],
+        outputs=[parts["rank_table"], parts["rank_note"]],
         api_name="leaderboard_ranks",
         concurrency_id="ranks",
         concurrency_limit=1,
     )
-    load_outputs = [view, task_types, model, model_a, model_b, csv, size_plot, column_plot]
+
+
+def build(
+    guard: Callable[[Callable[..., Any]], Callable[..., Any]],
+) -> tuple[Callable[..., Any], list[Any], list[Any]]:
+    """The tab's components and events (inside a ``gr.Tab``); ``guard`` is the Space's
+    error wrapper (one-line messages). Returns the page-load handler, its inputs and its
+    outputs (the benchmark's choices, the CSV and the plots). The steps: :class:`Choices`,
+    the switch, the board, the drill-down, the pair and the rank panels, their events."""
+    import gradio as gr
+
+    lb = board()
+    choices = Choices.of(lb)
+    gr.Markdown(INTRO)
+    if lb.error:
+        gr.Markdown(
+            f"_The configured results table did not load ({lb.error}); showing the "
+            "paper's models._",
+            elem_id="lb-error",
+        )
+    controls = _switch(choices)
+    parts = _board(choices) | _drilldown(choices) | _pair(choices) | _ranks(lb)
+    on_load = _wire_switch(guard, controls, parts)
+    _wire_tools(guard, controls, parts)
+    load_outputs = [controls[1], controls[4]]
+    load_outputs += [parts[k] for k in ("model", "model_a", "model_b", "csv")]
+    load_outputs += [parts["size_plot"], parts["column_plot"]]
     return on_load, controls, load_outputs

@@ -269,21 +269,112 @@ def _embedding_tab() -> None:
     )
 
 
+def _detector_intro(available: bool) -> None:
+    """What the tab takes (the CSV format, the 1% FPR threshold, the first LM load), or why
+    the detectors are missing."""
+    if not available:
+        gr.Markdown(detectors.missing_message(), elem_id="detector-missing")
+        return
+    gr.Markdown(
+        "Upload a CSV with columns `text` and `label` (`human`/`machine`, optional "
+        "`generator`: the format of `stylebench detect run`, see the sample below) or an "
+        "ARB-style `regime` (`Human`, `Free-LLM`, "
+        f"`H2L`, `LLM2L`; at most {detectors.MAX_SET_TEXTS} rows). Human is the negative "
+        "class of every comparison and the threshold is set at 1% FPR on the Human scores. "
+        "The zero-shot detectors run a small language model (SmolLM2-135M): the first "
+        "request loads it, which can take a minute."
+    )
+
+
+def _detector_set_column() -> dict[str, Any]:
+    """The left column: the set (an upload, the sample to download, or a built ARB set),
+    the label values, the estimate, the button and the per-regime results."""
+    upload = gr.File(label="Detector set (CSV)", file_types=[".csv"], type="filepath")
+    gr.File(
+        value=str(detectors.write_sample_csv(embedding.space_home() / "sample_detector_set.csv")),
+        label="Sample CSV (download, fill in, upload)",
+        interactive=False,
+    )
+    estimate = gr.Markdown("", elem_id="detector-estimate")
+    built_sets = list(detectors.built_arb_sets())
+    built = gr.Dropdown(
+        built_sets,
+        value=None,
+        label="or a built ARB set (first rows of each regime)",
+        allow_custom_value=True,
+        visible=bool(built_sets),
+    )
+    with gr.Row():
+        human_label = gr.Textbox(label="Human label value (optional, e.g. 1)")
+        machine_label = gr.Textbox(label="Machine label value (optional, e.g. 0)")
+    evaluate = gr.Button("Evaluate detector", variant="primary")
+    table = gr.Dataframe(
+        headers=list(detectors.DetectorReport.columns),
+        label="Per regime (Human vs each regime)",
+        interactive=False,
+    )
+    heatmap = gr.Image(label="Heatmap", type="filepath", interactive=False)
+    return dict(
+        upload=upload,
+        estimate=estimate,
+        built=built,
+        human_label=human_label,
+        machine_label=machine_label,
+        evaluate=evaluate,
+        table=table,
+        heatmap=heatmap,
+    )
+
+
+def _detector_text_column() -> dict[str, Any]:
+    """The right column: the calibrated threshold, a text and its score."""
+    threshold = gr.Textbox(
+        label="Calibrated threshold (set by 'Evaluate detector'; or type one)",
+        placeholder="none yet",
+    )
+    text = gr.Textbox(label=f"Text to score (at most {MAX_TEXT_CHARS:,} characters)", lines=6)
+    score_button = gr.Button("Score text")
+    score = gr.Textbox(
+        label="Score (higher = more machine-like)", interactive=False, placeholder="-"
+    )
+    return dict(threshold=threshold, text=text, score_button=score_button, score=score)
+
+
+def _detector_events(parts: dict[str, Any]) -> None:
+    """The estimate follows the detector, set and labels; a threshold belongs to the
+    detector it was calibrated for; the two buttons (one heavy job at a time)."""
+    detector, upload, threshold = parts["detector"], parts["upload"], parts["threshold"]
+    labels = [parts["human_label"], parts["machine_label"]]
+    for trigger in (upload.change, detector.change, labels[0].change, labels[1].change):
+        trigger(
+            detectors.estimate_message,
+            inputs=[detector, upload, *labels],
+            outputs=parts["estimate"],
+            api_name=False,
+        )
+    detector.change(lambda: "", outputs=threshold, api_name=False)
+    parts["evaluate"].click(
+        evaluate_detector,
+        inputs=[detector, upload, parts["built"], *labels],
+        outputs=[parts["table"], parts["heatmap"], threshold],
+        api_name="evaluate_detector",
+        concurrency_id=HEAVY,
+        concurrency_limit=1,
+    )
+    parts["score_button"].click(
+        score_text,
+        inputs=[detector, parts["text"], threshold],
+        outputs=[parts["score"], parts["verdict"]],
+        api_name="score_text",
+        concurrency_id="detector",
+        concurrency_limit=1,
+    )
+
+
 def _detector_tab() -> None:
     backend = arb_backend()
     names = detector_names(backend)
-    if not backend.available:
-        gr.Markdown(detectors.missing_message(), elem_id="detector-missing")
-    else:
-        gr.Markdown(
-            "Upload a CSV with columns `text` and `label` (`human`/`machine`, optional "
-            "`generator`: the format of `stylebench detect run`, see the sample below) or an "
-            "ARB-style `regime` (`Human`, `Free-LLM`, "
-            f"`H2L`, `LLM2L`; at most {detectors.MAX_SET_TEXTS} rows). Human is the negative "
-            "class of every comparison and the threshold is set at 1% FPR on the Human scores. "
-            "The zero-shot detectors run a small language model (SmolLM2-135M): the first "
-            "request loads it, which can take a minute."
-        )
+    _detector_intro(backend.available)
     with gr.Column(visible=backend.available):
         detector = gr.Dropdown(
             choices=[(f"{n} ({note})" if note else n, n) for n, note in names],
@@ -293,73 +384,11 @@ def _detector_tab() -> None:
         )
         with gr.Row():
             with gr.Column():
-                upload = gr.File(label="Detector set (CSV)", file_types=[".csv"], type="filepath")
-                gr.File(
-                    value=str(
-                        detectors.write_sample_csv(
-                            embedding.space_home() / "sample_detector_set.csv"
-                        )
-                    ),
-                    label="Sample CSV (download, fill in, upload)",
-                    interactive=False,
-                )
-                estimate = gr.Markdown("", elem_id="detector-estimate")
-                built_sets = list(detectors.built_arb_sets())
-                built = gr.Dropdown(
-                    built_sets,
-                    value=None,
-                    label="or a built ARB set (first rows of each regime)",
-                    allow_custom_value=True,
-                    visible=bool(built_sets),
-                )
-                with gr.Row():
-                    human_label = gr.Textbox(label="Human label value (optional, e.g. 1)")
-                    machine_label = gr.Textbox(label="Machine label value (optional, e.g. 0)")
-                evaluate = gr.Button("Evaluate detector", variant="primary")
-                table = gr.Dataframe(
-                    headers=list(detectors.DetectorReport.columns),
-                    label="Per regime (Human vs each regime)",
-                    interactive=False,
-                )
-                heatmap = gr.Image(label="Heatmap", type="filepath", interactive=False)
+                parts = _detector_set_column()
             with gr.Column():
-                threshold = gr.Textbox(
-                    label="Calibrated threshold (set by 'Evaluate detector'; or type one)",
-                    placeholder="none yet",
-                )
-                text = gr.Textbox(
-                    label=f"Text to score (at most {MAX_TEXT_CHARS:,} characters)", lines=6
-                )
-                score_button = gr.Button("Score text")
-                score = gr.Textbox(
-                    label="Score (higher = more machine-like)", interactive=False, placeholder="-"
-                )
+                parts |= _detector_text_column()
     verdict = gr.Markdown(detectors.REWRITE_CAVEAT, elem_id="detector-caveat")
-    for trigger in (upload.change, detector.change, human_label.change, machine_label.change):
-        trigger(
-            detectors.estimate_message,
-            inputs=[detector, upload, human_label, machine_label],
-            outputs=estimate,
-            api_name=False,
-        )
-    # a threshold belongs to the detector it was calibrated for
-    detector.change(lambda: "", outputs=threshold, api_name=False)
-    evaluate.click(
-        evaluate_detector,
-        inputs=[detector, upload, built, human_label, machine_label],
-        outputs=[table, heatmap, threshold],
-        api_name="evaluate_detector",
-        concurrency_id=HEAVY,
-        concurrency_limit=1,
-    )
-    score_button.click(
-        score_text,
-        inputs=[detector, text, threshold],
-        outputs=[score, verdict],
-        api_name="score_text",
-        concurrency_id="detector",
-        concurrency_limit=1,
-    )
+    _detector_events(parts | {"detector": detector, "verdict": verdict})
 
 
 def _metrics_tab() -> None:
